@@ -1,0 +1,3 @@
+from gemstack_lsp.cli import main
+
+raise SystemExit(main())

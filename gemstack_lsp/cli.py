@@ -1,0 +1,62 @@
+"""`gemstack-lsp`: the command line. Each subcommand lives in ``gemstack_lsp.commands``.
+
+Start-up stays cheap: only the chosen subcommand's module is imported, so `check` never
+loads pygls and `serve` never loads the CLI reporters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from gemstack_lsp import __version__
+
+#: subcommand -> (module under gemstack_lsp.commands, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("serve", "run the language server (stdio by default)"),
+    "check": ("check", "analyse repositories and print every finding (text, JSON or SARIF)"),
+    "context": ("context", "generate, verify or show the context capsule (Upgrade D)"),
+    "gate": ("gate", "evaluate the provider and billable-action gates (Upgrade C)"),
+    "plan": ("plan", "the safe plan writer: read-plan, snapshot, write-plan (evidence provenance v2)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gemstack-lsp", description="Gemstack language server and checks.")
+    parser.add_argument("--version", action="version", version=f"gemstack-lsp {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(f"gemstack_lsp.commands.{module}").add_arguments(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    # `plan` forwards its arguments verbatim: the reference helper's parser rules apply.
+    if args_list and args_list[0] == "plan":
+        from gemstack_lsp.commands import plan
+
+        return plan.run_raw(args_list[1:])
+    if args_list and args_list[0] in SUBCOMMANDS:
+        # Build only the chosen subcommand's parser, keeping start-up small.
+        name = args_list[0]
+        module_name, help_text = SUBCOMMANDS[name]
+        module = importlib.import_module(f"gemstack_lsp.commands.{module_name}")
+        parser = argparse.ArgumentParser(prog=f"gemstack-lsp {name}", description=help_text)
+        module.add_arguments(parser)
+        args = parser.parse_args(args_list[1:])
+        result: int = module.run(args)
+        return result
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Pure analysis: no pygls, no lsprotocol, no I/O of its own (files come through a Reader)."""

@@ -1,0 +1,1 @@
+"""One parser module per Gemstack fenced-block kind."""

@@ -1,0 +1,1 @@
+"""Context capsule (Upgrade D): canonical JSON, extraction, generation, verification."""

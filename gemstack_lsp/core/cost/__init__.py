@@ -1,0 +1,1 @@
+"""Cost and provider safety (Upgrade C): ledger, registry, gates, static checks."""

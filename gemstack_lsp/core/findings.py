@@ -1,0 +1,281 @@
+"""Findings and the one catalogue of finding codes.
+
+A ``Finding`` is what every check produces: a code from ``CATALOGUE``, a message, the
+repository-relative file it concerns and the narrowest span that explains it, plus the fixes
+an editor can offer (so that a code action never re-runs analysis).
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from gemstack_lsp.core.text import Span
+
+DOCS_URL = "https://github.com/gemstack/gemstack-lsp/blob/main/docs/findings.md"
+
+
+class Severity(enum.Enum):
+    """Gemstack severities. ``lsp_name`` is the word used in JSON output and by LSP."""
+
+    BLOCKER = "BLOCKER"
+    WARNING = "WARNING"
+    INFO = "INFO"
+    HINT = "HINT"
+
+    @property
+    def lsp_name(self) -> str:
+        return {"BLOCKER": "error", "WARNING": "warning", "INFO": "information", "HINT": "hint"}[self.value]
+
+    @property
+    def rank(self) -> int:
+        """1 for the most severe, as LSP's ``DiagnosticSeverity`` numbers them."""
+        return {"BLOCKER": 1, "WARNING": 2, "INFO": 3, "HINT": 4}[self.value]
+
+
+@dataclass(frozen=True)
+class CodeInfo:
+    """What the catalogue knows of one finding code."""
+
+    code: str
+    severity: Severity
+    waivable: bool
+    summary: str
+    explanation: str
+    family: str
+
+    @property
+    def docs_url(self) -> str:
+        return f"{DOCS_URL}#{self.code.lower()}"
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """Replace ``span`` of the file at ``path`` with ``new_text``."""
+
+    path: str
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A remedy an editor can offer: workspace edits, a command to run, or both.
+
+    ``command`` names a ``gemstack.*`` command (``gemstack.regenerateCapsule``...) and
+    ``arguments`` are JSON-compatible values.
+    """
+
+    title: str
+    edits: tuple[TextEdit, ...] = ()
+    command: str | None = None
+    arguments: tuple[Any, ...] = ()
+    preferred: bool = False
+
+
+@dataclass(frozen=True)
+class Related:
+    """Another place that explains a finding (the declaration a redeclaration contradicts)."""
+
+    path: str
+    span: Span | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem, at one place.
+
+    ``path`` is repository-relative POSIX; ``span`` indexes the decoded text of that file
+    (``None`` means the file as a whole, shown on its first line). ``subject`` is what the
+    finding is about (a contract, test, provider or action id) and fills the ``contractId`` slot
+    of the reference fingerprint; ``phase`` fills its ``phase`` slot.
+    """
+
+    code: str
+    message: str
+    path: str
+    span: Span | None = None
+    severity: Severity | None = None
+    subject: str | None = None
+    phase: str | None = None
+    fixes: tuple[Fix, ...] = ()
+    related: tuple[Related, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def info(self) -> CodeInfo:
+        return code_info(self.code)
+
+    @property
+    def effective_severity(self) -> Severity:
+        return self.severity if self.severity is not None else self.info.severity
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.code, self.subject, self.phase, self.path)
+
+    def with_fixes(self, *fixes: Fix) -> Finding:
+        return replace(self, fixes=self.fixes + fixes)
+
+
+def fingerprint(code: str | None, contract_id: str | None, phase: str | None, location: str | None) -> str:
+    """The reference fingerprint: sha256 of the compact JSON ``{code, contractId, phase, location}``."""
+    loc = location.replace("\\", "/") if location else None
+    payload = {
+        "code": code or "UNKNOWN_ERROR",
+        "contractId": contract_id if contract_id is not None else None,
+        "phase": phase or "unknown",
+        "location": loc,
+    }
+    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _c(code: str, severity: Severity, waivable: bool, family: str, summary: str, explanation: str) -> CodeInfo:
+    return CodeInfo(code, severity, waivable, summary, explanation, family)
+
+
+B, W, I, H = Severity.BLOCKER, Severity.WARNING, Severity.INFO, Severity.HINT
+
+_ENTRIES: tuple[CodeInfo, ...] = (
+    # --- Context capsule (Upgrade D, section 28) -------------------------------------------
+    _c("CONTEXT_CAPSULE_MISSING", W, False, "capsule", "The feature has no context capsule.",
+       "A feature that opts into Upgrade D must carry specs/<feature>/context-capsule.json. "
+       "Run `gemstack-lsp context generate` (or the editor's Regenerate action) to derive it from the sources."),
+    _c("CONTEXT_CAPSULE_INVALID", B, False, "capsule", "The context capsule is not valid JSON or fails its schema.",
+       "The capsule could not be parsed, or its schema_version or shape is not context-capsule v1. "
+       "A capsule is derived data: regenerate it rather than editing it by hand."),
+    _c("CONTEXT_CAPSULE_STALE", B, False, "capsule", "A source changed since the capsule was generated.",
+       "A recorded source file (spec.md, plan.md, tasks.md, state.json, closure.json or a ledger) no longer "
+       "hashes to the value the capsule recorded, a new source appeared, or source_set_hash does not reconcile. "
+       "Regenerate the capsule."),
+    _c("CONTEXT_CAPSULE_SOURCE_MISMATCH", B, False, "capsule", "A recorded source file is missing.",
+       "The capsule records a source that no longer exists on disk (or a mandatory source is absent). "
+       "Regenerate the capsule from the current sources."),
+    _c("CONTEXT_CAPSULE_SECRET_DETECTED", B, False, "capsule", "A credential key or secret pattern was found.",
+       "Capsules must never carry credentials. A forbidden property name (apiKey, token, password, ...) or a "
+       "value that looks like an access key, bearer token or private key was found. The value is never shown."),
+    _c("CONTEXT_CAPSULE_INVARIANT_DROPPED", B, False, "capsule", "A normative MUST/MUST NOT rule is missing from the capsule.",
+       "Semantic constraint losslessness: every normative line of spec.md must appear among "
+       "canonical_invariants. A rule in the spec has no counterpart in the capsule."),
+    _c("CONTEXT_CAPSULE_TOO_LARGE", B, False, "capsule", "The capsule exceeds the 64 KiB hard limit.",
+       "After condensing priority 3 and 2 content the capsule is still above 65,536 bytes. Priority 1 content "
+       "(invariants, contracts, acceptance ids) is never dropped, so the feature must be split or its spec trimmed."),
+    _c("CONTEXT_CAPSULE_AUTHORITY_CONFLICT", B, False, "capsule", "The capsule claims what its sources contradict.",
+       "The capsule states a frozen contract, acceptance matrix, task state, lifecycle phase or active feature "
+       "that differs from the unchanged source it was derived from. Sources win; regenerate the capsule."),
+    _c("CONTEXT_CAPSULE_LEGACY", I, True, "capsule", "No context capsule and none required (legacy mode).",
+       "The feature neither has a capsule nor opts into Upgrade D: it runs in legacy, context-free mode."),
+    # --- Cost and provider safety (Upgrade C, section 14) -----------------------------------
+    _c("UNDECLARED_BILLABLE_ACTION", B, False, "cost", "The action is not declared in spec.md.",
+       "Every billable or provider action a plan or task invokes must be declared in the spec's "
+       "gemstack-billable-actions block."),
+    _c("BILLABLE_ACTION_UNAUTHORIZED", B, False, "cost", "The action needs a spending authorization that was not granted.",
+       "A billable action in this environment tier needs explicit authorization (--allow-billable in "
+       "development, a spending token elsewhere)."),
+    _c("UNKNOWN_COST_CLASSIFICATION", B, False, "cost", "The cost state is UNKNOWN or missing from the ledger.",
+       "No cost-ledger entry classifies this provider and capability, or it is UNKNOWN. UNKNOWN is never "
+       "treated as FREE: add a ledger entry with a verified cost_state."),
+    _c("UNKNOWN_PROVIDER_IDENTITY", B, False, "cost", "The provider id is not registered.",
+       "The provider is not declared in any registry (ledger providers, .gemstack/providers.json, "
+       "gemstack-capabilities blocks), or its identity is ambiguous."),
+    _c("PROVIDER_CAPABILITY_UNDECLARED", B, False, "cost", "The provider does not declare the capability.",
+       "The capability requested from this provider is not declared for it in the spec or plan."),
+    _c("PROVIDER_CAPABILITY_UNSUPPORTED", B, False, "cost", "The adapter lacks support for the declared capability.",
+       "The provider's adapter is declared, but without implementation support for this capability."),
+    _c("ENV_COMMERCIAL_DENIED", B, False, "cost", "Commercial provider action in the test or ci tier.",
+       "The test and ci environment tiers deny commercial provider actions whatever credentials are present."),
+    _c("PROVIDER_FALLBACK_UNAUTHORIZED", B, False, "cost", "A fallback provider failed its own gate evaluation.",
+       "Every fallback candidate is re-evaluated by both gates; the chain stops at the first unauthorized one."),
+    _c("STALE_PROVIDER_COST_ASSUMPTION", W, True, "cost", "The ledger's cost estimate is older than the freshness limit.",
+       "The ledger entry's freshness_date is missing or older than the maximum age (90 days by default). "
+       "Re-verify the provider's pricing and update freshness_date."),
+    _c("BUDGET_THRESHOLD_EXCEEDED", B, False, "cost", "The estimated cost exceeds the configured budget.",
+       "units x estimated_unit_cost is above the spending limit for this action."),
+    _c("MOCK_PROVIDER_ESCAPE_VIOLATION", B, False, "cost", "A MOCK provider would reach a remote endpoint.",
+       "Providers declared as MOCK must stay local; a remote URL or network invocation breaks mock integrity."),
+    _c("COST_LEDGER_INVALID", B, False, "cost", "cost-ledger.json fails its schema or JSON syntax.",
+       "The cost ledger must be valid JSON matching cost-ledger v1, and must not contain credentials."),
+    _c("PROVIDER_DISALLOWED_IN_ENV", B, False, "cost", "The provider is not allowed in this environment tier.",
+       "Defined by the Upgrade C seed; the reference never produces it."),
+    _c("LEGACY_NO_PROVIDERS_DECLARED", I, True, "cost", "No providers are declared (legacy repository).",
+       "The repository declares no providers or billable actions; provider safety gates have nothing to check."),
+    _c("PROVIDER_FALLBACK_TO_BILLABLE", W, True, "cost", "A fallback chain moves from a free or local provider to a billable one.",
+       "When the first provider fails the chain would spend money; make sure that is intended and authorized."),
+    _c("PROVIDER_DECLARATION_CONFLICT", B, False, "cost", "The same provider is declared differently in two registries.",
+       "Two registries (ledger providers, .gemstack/providers.json, gemstack-capabilities) disagree on a "
+       "provider's type or capabilities."),
+    _c("BILLABLE_ACTIONS_INVALID", B, False, "cost", "A gemstack-billable-actions block is malformed.",
+       "The block must be a JSON array of actions {id, description, category, capability_id, providers, side_effect?}."),
+    _c("CAPABILITIES_INVALID", B, False, "cost", "A gemstack-capabilities block is malformed.",
+       "The block must be a JSON array of providers {provider_id, type, capabilities, adapter?}."),
+    # --- Contracts, test matrix, bindings, gates, tasks (reference section 9) ---------------
+    _c("CONTRACT_PARSE_ERROR", B, False, "contracts", "The gemstack-contracts block cannot be parsed.",
+       "Exactly one gemstack-contracts block of strict JSON is permitted per document."),
+    _c("CONTRACT_INVALID_SHAPE", B, False, "contracts", "A frozen contract has the wrong shape.",
+       "Contracts are a JSON array of objects with a string id, a known type and the fields that type needs."),
+    _c("CONTRACT_DUPLICATE_ID", B, False, "contracts", "Two contracts share an id.",
+       "Contract ids are unique within a block."),
+    _c("CONTRACT_UNKNOWN_TYPE", B, False, "contracts", "The contract type is not one Gemstack knows.",
+       "Types: ENUM_SET, IDENTITY_TUPLE, PROVENANCE_RULE, BOOLEAN_INVARIANT, BOUNDARY, ROADMAP_LIMIT."),
+    _c("FROZEN_CONTRACT_VIOLATION", B, True, "contracts", "plan.md or tasks.md contradicts a frozen contract.",
+       "A downstream phase redeclares a contract of spec.md with another type or value."),
+    _c("FROZEN_ARTIFACT_CHANGED", B, False, "contracts", "A frozen phase artifact changed after its hash was recorded.",
+       "state.json records a phase hash that the artifact no longer matches."),
+    _c("TEST_MATRIX_PARSE_ERROR", B, False, "matrix", "The gemstack-test-matrix block cannot be parsed.",
+       "Exactly one gemstack-test-matrix block of strict JSON is permitted in spec.md."),
+    _c("TEST_MATRIX_INVALID_SHAPE", B, False, "matrix", "A test-matrix entry has the wrong shape.",
+       "Entries are objects with exactly id, category, layer, description, pass_criteria and gate."),
+    _c("TEST_MATRIX_DUPLICATE_ID", B, False, "matrix", "Two test-matrix entries share an id.",
+       "Test ids are unique within the matrix."),
+    _c("BINDINGS_PARSE_ERROR", B, False, "bindings", "The gemstack-test-bindings block is malformed.",
+       "Bindings are a JSON array of {test_id, runner?, file} with a repository-relative file."),
+    _c("DUPLICATE_TEST_BINDING", B, False, "bindings", "A test id is bound twice.",
+       "Each canonical test id is bound to one test file."),
+    _c("GATES_PARSE_ERROR", B, False, "gates", "The gemstack-closure-gates block is malformed.",
+       "Gates are a JSON array of {id, type: PACKAGE_SCRIPT, script, requirement, waivable}."),
+    _c("TASK_VALIDATION_MISSING", B, False, "tasks", "A task does not declare its validation.",
+       "Each task must carry <!-- gemstack:validation_required=true|false --> and, when true, at least one test."),
+    _c("CLOSURE_MANIFEST_MISSING", B, False, "closure", "closure.json does not exist.",
+       "The feature declares a test matrix but has no closure evidence; run `gemstack collect`."),
+    _c("CLOSURE_MANIFEST_INVALID", B, False, "closure", "closure.json cannot be parsed.",
+       "The closure manifest must be valid JSON."),
+    _c("CLOSURE_EVIDENCE_STALE", B, False, "closure", "Closure evidence no longer matches its inputs.",
+       "The closure context hash recorded in closure.json differs from the current one."),
+    _c("CLOSURE_NOT_VERIFIED", B, False, "closure", "closure.json is not VERIFIED.",
+       "The closure manifest status must be VERIFIED or VERIFIED_WITH_EXCEPTIONS."),
+    # --- Documents and repository model (this project) --------------------------------------
+    _c("FENCE_UNSEEN_BY_REFERENCE", W, True, "documents", "The reference gemstack CLI would not see this block.",
+       "The reference only recognises a block whose opening line is exactly ```gemstack-<name> in column 0 "
+       "and which closes with a bare ``` line. This block is indented, uses tildes or a longer fence, carries "
+       "extra info, or is unterminated, so `gemstack verify` would ignore or misread it."),
+    _c("JSON_SYNTAX_ERROR", B, False, "documents", "The JSON is not valid.",
+       "Strict JSON: no comments, no trailing commas, no NaN or Infinity, double-quoted strings."),
+    _c("JSON_DUPLICATE_KEY", W, False, "documents", "An object repeats a key.",
+       "JSON.parse keeps the last value of a repeated key; the earlier one is silently lost."),
+    _c("ARTIFACT_ENCODING_INVALID", B, False, "documents", "The file is not plain UTF-8 without a BOM.",
+       "Gemstack phase artifacts must be UTF-8 without a byte-order mark; the reference refuses a BOM and "
+       "invalid bytes change the file's hash."),
+    _c("ARTIFACT_UNREADABLE", B, False, "documents", "The file cannot be read.",
+       "The file is missing, a directory, a symlink that leaves the repository, or too large to analyse."),
+    _c("STATE_INVALID", B, False, "documents", ".gemstack/state.json is malformed.",
+       "state.json must be a JSON object; active_spec names a feature folder under specs/."),
+    _c("STATE_ACTIVE_SPEC_MISSING", W, False, "documents", "state.json names an active spec that does not exist.",
+       "The active_spec folder has no spec.md."),
+    _c("GEMSTACK_INTERNAL_ERROR", B, False, "documents", "gemstack-lsp failed while checking this file.",
+       "A check raised an unexpected error. The other checks still ran; please report this with the file."),
+)
+
+CATALOGUE: Mapping[str, CodeInfo] = {e.code: e for e in _ENTRIES}
+
+_UNKNOWN = CodeInfo("UNKNOWN_ERROR", B, False, "unknown", "Unknown finding code.", "This code is not in the catalogue.")
+
+
+def code_info(code: str) -> CodeInfo:
+    """The catalogue entry for ``code`` (an explicit placeholder for codes it does not know)."""
+    return CATALOGUE.get(code, _UNKNOWN)

@@ -1,0 +1,133 @@
+"""The repository model: one Gemstack repository seen through a ``Reader``.
+
+``GemstackRepo`` is a snapshot: it memoises every file it reads, so all checks of one
+analysis see the same bytes, and decoding happens once per file. Parsing of Markdown and
+JSON is memoised by content in the modules that parse (so an unchanged document costs
+nothing on the next keystroke).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from gemstack_lsp.core.reader import FileContent, Reader, ReadStatus, normalize_relpath
+from gemstack_lsp.core.text import SourceText, decode_utf8
+
+SPECS_DIR = "specs"
+STATE_PATH = ".gemstack/state.json"
+FEATURE_DOCS = ("spec.md", "plan.md", "tasks.md")
+CAPSULE_NAME = "context-capsule.json"
+LEDGER_NAME = "cost-ledger.json"
+CLOSURE_NAME = "closure.json"
+
+_FEATURE_NAME = re.compile(r"^[^.\s][^/\\]*$")
+
+
+@dataclass(frozen=True)
+class Document:
+    """A file as analysis sees it: the read outcome and, when readable, its decoded text."""
+
+    path: str
+    content: FileContent
+    text: str | None = None
+    source: SourceText | None = None
+    has_bom: bool = False
+    #: Byte offset of the first invalid UTF-8 sequence, if any.
+    invalid_utf8_at: int | None = None
+
+    @property
+    def exists(self) -> bool:
+        return self.content.status is not ReadStatus.MISSING
+
+    @property
+    def readable(self) -> bool:
+        return self.text is not None
+
+    @property
+    def data(self) -> bytes | None:
+        return self.content.data
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One ``specs/<name>/`` folder."""
+
+    name: str
+
+    @property
+    def path(self) -> str:
+        return f"{SPECS_DIR}/{self.name}"
+
+    def file(self, name: str) -> str:
+        return f"{self.path}/{name}"
+
+    @property
+    def spec(self) -> str:
+        return self.file("spec.md")
+
+    @property
+    def plan(self) -> str:
+        return self.file("plan.md")
+
+    @property
+    def tasks(self) -> str:
+        return self.file("tasks.md")
+
+    @property
+    def capsule(self) -> str:
+        return self.file(CAPSULE_NAME)
+
+    @property
+    def ledger(self) -> str:
+        return self.file(LEDGER_NAME)
+
+    @property
+    def closure(self) -> str:
+        return self.file(CLOSURE_NAME)
+
+
+@dataclass
+class GemstackRepo:
+    """A repository root (absolute, for messages and writing) and the reader that serves its files."""
+
+    root: str
+    reader: Reader
+    _docs: dict[str, Document] = field(default_factory=dict, init=False, repr=False)
+    _features: list[Feature] | None = field(default=None, init=False, repr=False)
+
+    def document(self, path: str) -> Document:
+        """The file at a repository-relative path, read and decoded once per snapshot."""
+        rel = normalize_relpath(path)
+        doc = self._docs.get(rel)
+        if doc is None:
+            doc = decode_document(self.reader.read(rel))
+            self._docs[rel] = doc
+        return doc
+
+    def exists(self, path: str) -> bool:
+        return self.document(path).exists
+
+    def features(self) -> list[Feature]:
+        """Every folder under ``specs/`` (sorted by name), whether or not it has a spec.md yet."""
+        if self._features is None:
+            entries = self.reader.list_dir(SPECS_DIR) or []
+            self._features = [
+                Feature(e.name) for e in entries if e.is_dir and _FEATURE_NAME.match(e.name)
+            ]
+        return list(self._features)
+
+    def feature_of(self, path: str) -> Feature | None:
+        """The feature a repository-relative path belongs to, if any."""
+        parts = normalize_relpath(path).split("/")
+        if len(parts) >= 2 and parts[0] == SPECS_DIR:
+            return Feature(parts[1])
+        return None
+
+
+def decode_document(content: FileContent) -> Document:
+    """Decode a read outcome into a ``Document`` (invalid UTF-8 is replaced, and remembered)."""
+    if not content.ok or content.data is None:
+        return Document(content.path, content)
+    text, bom, bad = decode_utf8(content.data)
+    return Document(content.path, content, text, SourceText(text), bom, bad)

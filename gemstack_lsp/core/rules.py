@@ -1,0 +1,79 @@
+"""Runs every check over one repository snapshot and returns the findings.
+
+The same function serves `gemstack-lsp check` and the language server, so CI and the
+editor always agree. Each area contributes one ``check_repo(repo, options)`` function.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.repo import GemstackRepo
+
+ENVIRONMENTS = ("development", "test", "ci", "staging", "production")
+
+
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """What a check may need besides the files: an injectable clock and user settings."""
+
+    #: The clock for staleness checks; ``None`` means the wall clock at analysis time.
+    now: dt.datetime | None = None
+    #: Maximum age of a ledger's freshness_date before STALE_PROVIDER_COST_ASSUMPTION.
+    max_ledger_age_days: int = 90
+    #: The environment tier used by gate previews (hover, lens).
+    environment: str = "development"
+    #: Check families switched off by the user ("capsule", "cost", "documents").
+    disabled: frozenset[str] = field(default_factory=frozenset)
+
+    def clock(self) -> dt.datetime:
+        return self.now if self.now is not None else dt.datetime.now(dt.timezone.utc)
+
+
+Check = Callable[[GemstackRepo, AnalysisOptions], Iterable[Finding]]
+
+
+def _checks() -> list[tuple[str, Check]]:
+    from gemstack_lsp.core import documents
+    from gemstack_lsp.core.capsule import verify
+    from gemstack_lsp.core.cost import checks
+
+    return [
+        ("documents", documents.check_repo),
+        ("capsule", verify.check_repo),
+        ("cost", checks.check_repo),
+    ]
+
+
+def analyze(repo: GemstackRepo, options: AnalysisOptions | None = None) -> list[Finding]:
+    """Every finding for the repository, sorted by path and position.
+
+    A check that raises does not stop the others: its failure becomes a
+    ``GEMSTACK_INTERNAL_ERROR`` finding, so a surprising document never takes the editor down.
+    """
+    options = options or AnalysisOptions()
+    findings: list[Finding] = []
+    for family, check in _checks():
+        if family in options.disabled:
+            continue
+        try:
+            findings.extend(check(repo, options))
+        except Exception as exc:  # a bug in one check must not hide the others' findings
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            findings.append(
+                Finding(
+                    "GEMSTACK_INTERNAL_ERROR",
+                    f"The {family} checks failed: {type(exc).__name__}: {exc} "
+                    f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+                    ".gemstack/state.json" if repo.exists(".gemstack/state.json") else "specs",
+                )
+            )
+    return sort_findings(findings)
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.path, f.span.start if f.span else -1, f.code, f.message))

@@ -82,9 +82,7 @@ class DiskReader:
                 entries = []
                 for e in it:
                     try:
-                        entries.append(
-                            DirEntry(e.name, e.is_dir(), e.is_file(), e.is_symlink())
-                        )
+                        entries.append(DirEntry(e.name, e.is_dir(), e.is_file(), e.is_symlink()))
                     except OSError:
                         continue
         except (NotADirectoryError, FileNotFoundError, PermissionError, OSError):

@@ -112,9 +112,7 @@ class GemstackRepo:
         """Every folder under ``specs/`` (sorted by name), whether or not it has a spec.md yet."""
         if self._features is None:
             entries = self.reader.list_dir(SPECS_DIR) or []
-            self._features = [
-                Feature(e.name) for e in entries if e.is_dir and _FEATURE_NAME.match(e.name)
-            ]
+            self._features = [Feature(e.name) for e in entries if e.is_dir and _FEATURE_NAME.match(e.name)]
         return list(self._features)
 
     def feature_of(self, path: str) -> Feature | None:

@@ -31,7 +31,7 @@ class AnalysisOptions:
     disabled: frozenset[str] = field(default_factory=frozenset)
 
     def clock(self) -> dt.datetime:
-        return self.now if self.now is not None else dt.datetime.now(dt.timezone.utc)
+        return self.now if self.now is not None else dt.datetime.now(dt.UTC)
 
 
 Check = Callable[[GemstackRepo, AnalysisOptions], Iterable[Finding]]

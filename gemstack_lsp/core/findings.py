@@ -12,11 +12,15 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from gemstack_lsp.core.text import Span
 
-DOCS_URL = "https://github.com/gemstack/gemstack-lsp/blob/main/docs/findings.md"
+#: The finding reference shipped inside the package (rendered from this catalogue by
+#: ``render_catalogue_markdown``); diagnostics link to its anchors, which works offline.
+DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "findings.md"
+DOCS_URL = DOCS_PATH.as_uri()
 
 
 class Severity(enum.Enum):
@@ -592,3 +596,28 @@ _UNKNOWN = CodeInfo("UNKNOWN_ERROR", B, False, "unknown", "Unknown finding code.
 def code_info(code: str) -> CodeInfo:
     """The catalogue entry for ``code`` (an explicit placeholder for codes it does not know)."""
     return CATALOGUE.get(code, _UNKNOWN)
+
+
+def render_catalogue_markdown() -> str:
+    """The catalogue as the Markdown page diagnostics link to (``gemstack_lsp/docs/findings.md``)."""
+    lines = [
+        "# Gemstack finding codes",
+        "",
+        "Generated from `gemstack_lsp/core/findings.py` by `make docs`; do not edit by hand.",
+        "",
+    ]
+    families: dict[str, list[CodeInfo]] = {}
+    for info in CATALOGUE.values():
+        families.setdefault(info.family, []).append(info)
+    for family, infos in families.items():
+        lines += [f"## {family}", ""]
+        for info in infos:
+            lines += [
+                f"### {info.code}",
+                "",
+                f"*{info.severity.value}*, {'waivable' if info.waivable else 'not waivable'}. {info.summary}",
+                "",
+                info.explanation,
+                "",
+            ]
+    return "\n".join(lines)

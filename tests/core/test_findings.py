@@ -83,3 +83,10 @@ def test_finding_defaults_come_from_the_catalogue() -> None:
     assert f.effective_severity is Severity.WARNING
     assert re.fullmatch(r"[0-9a-f]{64}", f.fingerprint)
     assert code_info("NOT_A_CODE").code == "UNKNOWN_ERROR"
+
+
+def test_packaged_finding_reference_is_current() -> None:
+    from gemstack_lsp.core.findings import DOCS_PATH, render_catalogue_markdown
+
+    assert DOCS_PATH.read_text("utf-8") == render_catalogue_markdown(), "run `make docs` after changing the catalogue"
+    assert all(f"### {code}" in DOCS_PATH.read_text("utf-8") for code in CATALOGUE)

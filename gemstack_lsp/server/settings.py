@@ -1,18 +1,69 @@
 """User settings: typed, with defaults, and readable errors for anything invalid.
 
-Settings arrive as ``initializationOptions``, from ``workspace/configuration`` (section
-``gemstack``) and from a project file; ``parse_settings`` turns any of them into ``Settings``
-and a list of messages for what it had to ignore.
+Where settings come from, lowest precedence first (a later source overrides an earlier one
+key by key, never wholesale):
+
+1. the defaults of ``Settings``;
+2. the repository's project file, for teams that keep settings under version control:
+   ``.gemstack/lsp.toml`` (top-level keys) or, when that file does not exist, the
+   ``[tool.gemstack-lsp]`` table of ``pyproject.toml`` at the repository root;
+3. the client's ``initializationOptions`` (the same for every workspace folder);
+4. the client's per-folder settings: the answer to ``workspace/configuration`` for section
+   ``gemstack`` with the folder as scope, or, for clients that cannot be asked, the
+   ``settings`` (or ``settings.gemstack``) of ``workspace/didChangeConfiguration``.
+
+Keys may be written in snake_case (``max_ledger_age_days``), camelCase (``maxLedgerAgeDays``)
+or kebab-case (``max-ledger-age-days``, the TOML habit). Feature toggles may also be nested
+under ``features`` (``{"features": {"hover": false}}``). A ``null`` value means "not set".
+Unknown keys and invalid values are skipped with a message each, and the value from the
+sources below stands in: a typo never switches a feature off.
+
+``parse_settings`` applies one source; ``resolve_settings`` layers them all;
+``read_project_file`` finds and parses the project file through a ``Reader``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-ENVIRONMENTS = ("development", "test", "ci", "staging", "production")
+from gemstack_lsp.core.reader import Reader, ReadStatus
+from gemstack_lsp.core.rules import ENVIRONMENTS, AnalysisOptions
+
+__all__ = [
+    "ENVIRONMENTS",
+    "FEATURES",
+    "LOG_LEVELS",
+    "PROJECT_FILE",
+    "PYPROJECT_FILE",
+    "PYPROJECT_TABLE",
+    "ProjectFile",
+    "Settings",
+    "analysis_options",
+    "is_project_file",
+    "parse_settings",
+    "python_log_level",
+    "read_project_file",
+    "resolve_settings",
+]
+
 LOG_LEVELS = ("error", "warning", "info", "debug")
+
+#: The switchable editor features, by their ``Settings`` field name.
+FEATURES = ("diagnostics", "hover", "code_actions", "code_lens", "completion", "navigation")
+
+#: The project file, relative to the repository root.
+PROJECT_FILE = ".gemstack/lsp.toml"
+PYPROJECT_FILE = "pyproject.toml"
+#: The table of ``pyproject.toml`` read when there is no ``.gemstack/lsp.toml``.
+PYPROJECT_TABLE = ("tool", "gemstack-lsp")
+
+#: Keys a client sends in the ``gemstack`` section that are not server settings
+#: (vscode-languageclient's ``gemstack.trace.server``, an extension's own server path).
+_CLIENT_ONLY_KEYS = frozenset({"trace", "server"})
 
 
 @dataclass(frozen=True)
@@ -33,47 +84,205 @@ class Settings:
     navigation: bool = True
     log_level: str = "info"
 
-
-_CAMEL = {
-    "debounceMs": "debounce_ms",
-    "maxLedgerAgeDays": "max_ledger_age_days",
-    "codeActions": "code_actions",
-    "codeLens": "code_lens",
-    "logLevel": "log_level",
-}
+    def enabled(self, feature: str) -> bool:
+        """Whether the editor feature named ``feature`` (one of ``FEATURES``) is switched on."""
+        if feature not in FEATURES:
+            raise ValueError(f"unknown feature {feature!r}")
+        return bool(getattr(self, feature))
 
 
-def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, list[str]]:
-    """Apply a settings mapping (snake_case or camelCase keys) on top of ``base``.
+_DEFAULTS = Settings()
+_FIELDS = frozenset(f.name for f in fields(Settings))
 
-    Unknown keys and invalid values are skipped, each with a message; the defaults stand in.
+#: Upper bounds that catch a unit mistake (seconds for milliseconds) without being a policy.
+_MAXIMUM = {"debounce_ms": 60_000, "max_ledger_age_days": 36_500}
+
+
+def _field_name(key: str) -> str:
+    """The ``Settings`` field a key names, whatever its spelling (may not be a field)."""
+    name = key.replace("-", "_")
+    out: list[str] = []
+    for ch in name:
+        if ch.isupper():
+            out.append("_" + ch.lower())
+        else:
+            out.append(ch)
+    return "".join(out).lstrip("_")
+
+
+def _check_value(name: str, value: Any) -> bool:
+    default = getattr(_DEFAULTS, name)
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        if not isinstance(value, int) or isinstance(value, bool):
+            return False
+        return 0 <= value <= _MAXIMUM.get(name, value)
+    if not isinstance(value, str):
+        return False
+    if name == "environment":
+        return value in ENVIRONMENTS
+    if name == "log_level":
+        return value in LOG_LEVELS
+    return True
+
+
+def _expected(name: str) -> str:
+    default = getattr(_DEFAULTS, name)
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int):
+        return f"a whole number from 0 to {_MAXIMUM[name]}" if name in _MAXIMUM else "a whole number >= 0"
+    if name == "environment":
+        return "one of " + ", ".join(ENVIRONMENTS)
+    if name == "log_level":
+        return "one of " + ", ".join(LOG_LEVELS)
+    return "a string"
+
+
+def _flatten(raw: Mapping[Any, Any], errors: list[str], where: str) -> dict[str, Any]:
+    """The settings of ``raw`` as field name -> value, with the ``features`` table merged in."""
+    flat: dict[str, Any] = {}
+    for key, value in raw.items():
+        if not isinstance(key, str):
+            errors.append(f"{where}: setting names must be strings, got {key!r}; ignored")
+            continue
+        if key in _CLIENT_ONLY_KEYS:
+            continue
+        if key == "features":
+            if value is None:
+                continue
+            if not isinstance(value, Mapping):
+                errors.append(f"{where}: 'features' must be a table of feature toggles; ignored")
+                continue
+            for fkey, fvalue in value.items():
+                fname = _field_name(str(fkey))
+                if fname not in FEATURES:
+                    errors.append(
+                        f"{where}: unknown feature {fkey!r} in 'features' ignored (known: {', '.join(FEATURES)})"
+                    )
+                    continue
+                flat[fname] = (f"features.{fkey}", fvalue)
+            continue
+        name = _field_name(key)
+        if name not in _FIELDS:
+            errors.append(f"{where}: unknown setting {key!r} ignored")
+            continue
+        flat[name] = (key, value)
+    return flat
+
+
+def parse_settings(
+    raw: Any, base: Settings | None = None, source: str = "gemstack settings"
+) -> tuple[Settings, list[str]]:
+    """Apply one settings mapping on top of ``base`` (the defaults when ``None``).
+
+    Returns the settings and one readable message per key that was ignored; an ignored key
+    keeps ``base``'s value. ``source`` names where the mapping came from, for the messages.
     """
-    settings = base or Settings()
+    settings = base or _DEFAULTS
     errors: list[str] = []
     if raw is None:
         return settings, errors
     if not isinstance(raw, Mapping):
-        return settings, [f"gemstack settings must be an object, got {type(raw).__name__}"]
-    known = {f.name: f for f in fields(Settings)}
+        return settings, [f"{source}: settings must be an object, got {type(raw).__name__}; ignored"]
     changes: dict[str, Any] = {}
-    for key, value in raw.items():
-        name = _CAMEL.get(key, key)
-        if name not in known:
-            errors.append(f"unknown gemstack setting {key!r} ignored")
+    for name, (key, value) in _flatten(raw, errors, source).items():
+        if value is None:
             continue
-        default = getattr(Settings(), name)
-        if isinstance(default, bool):
-            ok = isinstance(value, bool)
-        elif isinstance(default, int):
-            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-        else:
-            ok = isinstance(value, str)
-        if ok and name == "environment":
-            ok = value in ENVIRONMENTS
-        if ok and name == "log_level":
-            ok = value in LOG_LEVELS
-        if not ok:
-            errors.append(f"invalid value {value!r} for gemstack setting {key!r}; using {default!r}")
+        if not _check_value(name, value):
+            errors.append(
+                f"{source}: invalid value {value!r} for {key!r} (expected {_expected(name)}); "
+                f"using {getattr(settings, name)!r}"
+            )
             continue
         changes[name] = value
     return replace(settings, **changes), errors
+
+
+def resolve_settings(layers: Sequence[tuple[str, Any]]) -> tuple[Settings, list[str]]:
+    """Layer settings sources, lowest precedence first: ``[(source name, mapping or None), ...]``.
+
+    The usual order is project file, ``initializationOptions``, then the client's per-folder
+    settings (see the module docstring).
+    """
+    settings = _DEFAULTS
+    errors: list[str] = []
+    for source, raw in layers:
+        settings, errs = parse_settings(raw, settings, source)
+        errors.extend(errs)
+    return settings, errors
+
+
+@dataclass(frozen=True)
+class ProjectFile:
+    """The settings table found in a repository (``path`` is ``None`` when there is none)."""
+
+    path: str | None
+    table: Mapping[str, Any] | None
+    errors: tuple[str, ...] = ()
+
+
+def is_project_file(relpath: str) -> bool:
+    """Whether a change to this repository-relative path can change the project settings."""
+    return relpath in (PROJECT_FILE, PYPROJECT_FILE)
+
+
+def _parse_toml(reader: Reader, path: str) -> tuple[bool, dict[str, Any] | None, str | None]:
+    """(exists, parsed document, error) for a TOML file read through ``reader``."""
+    content = reader.read(path)
+    if content.data is None:
+        if content.status is ReadStatus.MISSING:
+            return False, None, None
+        why = content.status.value + (f": {content.detail}" if content.detail else "")
+        return True, None, f"{path}: cannot be read ({why}); project settings ignored"
+    try:
+        text = content.data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return True, None, f"{path}: not valid UTF-8 (byte {exc.start}); project settings ignored"
+    try:
+        return True, tomllib.loads(text), None
+    except tomllib.TOMLDecodeError as exc:
+        return True, None, f"{path}: invalid TOML: {exc}; project settings ignored"
+
+
+def read_project_file(reader: Reader) -> ProjectFile:
+    """The project settings of the repository ``reader`` serves.
+
+    ``.gemstack/lsp.toml`` wins when it exists (even when it is broken: its error is reported
+    and ``pyproject.toml`` is not consulted, so a team's file is never silently bypassed);
+    otherwise the ``[tool.gemstack-lsp]`` table of ``pyproject.toml``, if any.
+    """
+    exists, doc, error = _parse_toml(reader, PROJECT_FILE)
+    if exists:
+        return ProjectFile(PROJECT_FILE, doc, (error,) if error else ())
+    exists, doc, error = _parse_toml(reader, PYPROJECT_FILE)
+    if error is not None:
+        # A broken pyproject.toml is the Python tooling's business; only say why we skipped it.
+        return ProjectFile(PYPROJECT_FILE, None, (error,))
+    if not exists or doc is None:
+        return ProjectFile(None, None)
+    table: Any = doc
+    for part in PYPROJECT_TABLE:
+        table = table.get(part) if isinstance(table, Mapping) else None
+    if table is None:
+        return ProjectFile(None, None)
+    if not isinstance(table, Mapping):
+        return ProjectFile(PYPROJECT_FILE, None, (f"{PYPROJECT_FILE}: [tool.gemstack-lsp] must be a table; ignored",))
+    return ProjectFile(PYPROJECT_FILE, table)
+
+
+def analysis_options(settings: Settings, base: AnalysisOptions | None = None) -> AnalysisOptions:
+    """The analysis options these settings ask for (the clock and disabled families from ``base``)."""
+    base = base or AnalysisOptions()
+    return replace(base, environment=settings.environment, max_ledger_age_days=settings.max_ledger_age_days)
+
+
+def python_log_level(settings: Settings) -> int:
+    """The ``logging`` level for ``settings.log_level``."""
+    return {
+        "error": logging.ERROR,
+        "warning": logging.WARNING,
+        "info": logging.INFO,
+        "debug": logging.DEBUG,
+    }[settings.log_level]

@@ -118,3 +118,18 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def find_repo_root(path: str | os.PathLike[str]) -> Path | None:
+    """The Gemstack repository holding ``path``: the nearest folder, ``path`` itself or an
+    ancestor, that contains a ``.gemstack/`` or ``specs/`` folder (``None`` when there is none).
+
+    A file is looked up from its folder. The answer is absolute, with symlinks resolved.
+    """
+    start = Path(path).resolve()
+    if not start.is_dir():
+        start = start.parent
+    for folder in (start, *start.parents):
+        if (folder / ".gemstack").is_dir() or (folder / "specs").is_dir():
+            return folder
+    return None

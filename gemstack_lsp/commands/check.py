@@ -1,0 +1,89 @@
+"""`gemstack-lsp check [PATH ...]`: analyse the repositories holding PATHs and print every finding.
+
+Read-only and offline: files are read through ``DiskReader`` and nothing is written. Exit
+status: 1 when any blocker (error) was found, else 0; ``--exit-zero`` always 0; 2 when a
+path cannot be read or lies in no Gemstack repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from gemstack_lsp.core.reader import normalize_relpath
+
+EXIT_OK = 0
+EXIT_BLOCKERS = 1
+EXIT_USAGE = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="files or folders inside Gemstack repositories (default: the current directory)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "sarif"),
+        default="text",
+        help="output format (default: text)",
+    )
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when blockers are found")
+
+
+def _fail(message: str) -> int:
+    print(f"gemstack-lsp check: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _in_scope(path: str, scopes: set[str]) -> bool:
+    if "" in scopes:
+        return True
+    return any(path == s or path.startswith(s + "/") for s in scopes)
+
+
+def run(args: argparse.Namespace) -> int:
+    from gemstack_lsp.core.repo import GemstackRepo
+    from gemstack_lsp.core.rules import analyze
+    from gemstack_lsp.fs import DiskReader, find_repo_root
+    from gemstack_lsp.report import RepoReport, cwd_path, render_json, render_sarif, render_text, summarize
+
+    cwd = cwd_path()
+    # Repository root -> the repository-relative scopes asked for ("" = the whole repository).
+    wanted: dict[Path, set[str]] = {}
+    for raw in args.paths or ["."]:
+        given = Path(raw)
+        if not os.path.lexists(given):
+            return _fail(f"cannot read {raw}: no such file or directory")
+        if not os.access(given, os.R_OK) or (given.is_dir() and not os.access(given, os.X_OK)):
+            return _fail(f"cannot read {raw}: permission denied")
+        full = given.resolve()
+        if not full.exists():
+            return _fail(f"cannot read {raw}: it is a broken symbolic link")
+        root = find_repo_root(full)
+        if root is None:
+            return _fail(f"{raw} is not inside a Gemstack repository (no .gemstack/ or specs/ folder found above it)")
+        rel = normalize_relpath(full.relative_to(root).as_posix())
+        wanted.setdefault(root, set()).add(rel)
+
+    reports: list[RepoReport] = []
+    for root, scopes in wanted.items():
+        repo = GemstackRepo(str(root), DiskReader(root))
+        findings = tuple(f for f in analyze(repo) if _in_scope(f.path, scopes))
+        reports.append(RepoReport(root, repo, findings))
+
+    if args.format == "json":
+        out = render_json(reports)
+    elif args.format == "sarif":
+        out = render_sarif(reports, cwd)
+    else:
+        out = render_text(reports, cwd)
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    if args.exit_zero:
+        return EXIT_OK
+    return EXIT_BLOCKERS if summarize(reports).blockers else EXIT_OK

@@ -1,0 +1,290 @@
+"""Rendering findings for `gemstack-lsp check`: plain text, JSON and SARIF 2.1.0.
+
+The analysis is done before this module is reached; it only turns each finding's span into
+lines and columns (through the repository snapshot that produced it) and prints them.
+Positions are 0-based UTF-16 in JSON (LSP's convention), 1-based UTF-16 in SARIF (with
+``columnKind`` saying so), and 1-based characters in the text format.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gemstack_lsp import __version__
+from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
+from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.text import Encoding, Position, Span
+
+TOOL_NAME = "gemstack-lsp"
+INFORMATION_URI = "https://github.com/gemstack/gemstack-lsp"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+#: The ``partialFingerprints`` key carrying the reference fingerprint.
+FINGERPRINT_KEY = "gemstackFingerprint/v1"
+
+_SEVERITIES = (Severity.BLOCKER, Severity.WARNING, Severity.INFO, Severity.HINT)
+_SARIF_LEVEL = {Severity.BLOCKER: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
+
+
+@dataclass(frozen=True)
+class RepoReport:
+    """One analysed repository: its root, the snapshot analysis read, and what it found."""
+
+    root: Path
+    repo: GemstackRepo
+    findings: tuple[Finding, ...]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Counts over every repository of one run."""
+
+    by_severity: dict[Severity, int]
+    files: int
+    repositories: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_severity.values())
+
+    @property
+    def blockers(self) -> int:
+        return self.by_severity.get(Severity.BLOCKER, 0)
+
+
+def summarize(reports: Sequence[RepoReport]) -> Summary:
+    counts = dict.fromkeys(_SEVERITIES, 0)
+    files: set[tuple[Path, str]] = set()
+    for r in reports:
+        for f in r.findings:
+            counts[f.effective_severity] += 1
+            files.add((r.root, f.path))
+    return Summary(counts, len(files), len(reports))
+
+
+def finding_range(repo: GemstackRepo, finding: Finding, encoding: Encoding = "utf-16") -> tuple[Position, Position]:
+    """The 0-based start and end of a finding; a file-wide finding covers its first line."""
+    source = repo.document(finding.path).source
+    if source is None:
+        return Position(0, 0), Position(0, 0)
+    span = finding.span if finding.span is not None else Span(0, source.line_end(0))
+    return source.range(span, encoding)
+
+
+def display_path(root: Path, relpath: str, cwd: Path) -> str:
+    """``relpath`` (repository-relative) relative to ``cwd`` when inside it, else absolute."""
+    full = root / relpath if relpath else root
+    try:
+        rel = full.relative_to(cwd)
+    except ValueError:
+        return str(full)
+    return rel.as_posix() if rel.parts else "."
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def summary_line(summary: Summary) -> str:
+    if summary.total == 0:
+        return f"No findings ({_plural(summary.repositories, 'repository', 'repositories')} checked)."
+    c = summary.by_severity
+    return (
+        f"{_plural(c[Severity.BLOCKER], 'error')}, {_plural(c[Severity.WARNING], 'warning')}, "
+        f"{c[Severity.INFO]} information, {_plural(c[Severity.HINT], 'hint')} "
+        f"in {_plural(summary.files, 'file')} "
+        f"({_plural(summary.repositories, 'repository', 'repositories')} checked)."
+    )
+
+
+def render_text(reports: Sequence[RepoReport], cwd: Path) -> str:
+    """``path:line:col: severity CODE message`` per finding, then a summary line.
+
+    Lines and columns are 1-based, columns counted in characters; the severity is LSP's word
+    (``error`` for a blocker), as compilers print it and editors' error formats expect.
+    """
+    lines: list[str] = []
+    for r in reports:
+        for f in r.findings:
+            start, _ = finding_range(r.repo, f, "utf-32")
+            where = display_path(r.root, f.path, cwd)
+            severity = f.effective_severity.lsp_name
+            lines.append(f"{where}:{start.line + 1}:{start.character + 1}: {severity} {f.code} {f.message}")
+    lines.append(summary_line(summarize(reports)))
+    return "\n".join(lines) + "\n"
+
+
+def _range_json(start: Position, end: Position) -> dict[str, Any]:
+    return {
+        "start": {"line": start.line, "character": start.character},
+        "end": {"line": end.line, "character": end.character},
+    }
+
+
+def render_json(reports: Sequence[RepoReport]) -> str:
+    """Every finding as JSON (0-based UTF-16 ranges, LSP's severity words) and the summary."""
+    findings: list[dict[str, Any]] = []
+    for r in reports:
+        for f in r.findings:
+            start, end = finding_range(r.repo, f)
+            item: dict[str, Any] = {
+                "code": f.code,
+                "severity": f.effective_severity.lsp_name,
+                "message": f.message,
+                "path": f.path,
+                "range": _range_json(start, end),
+                "fingerprint": f.fingerprint,
+                "repository": str(r.root),
+            }
+            if f.subject is not None:
+                item["subject"] = f.subject
+            if f.related:
+                item["related"] = [_related_json(r.repo, rel.path, rel.span, rel.message) for rel in f.related]
+            findings.append(item)
+    summary = summarize(reports)
+    payload = {
+        "findings": findings,
+        "summary": {
+            **{s.lsp_name: summary.by_severity[s] for s in _SEVERITIES},
+            "total": summary.total,
+            "files": summary.files,
+            "repositories": summary.repositories,
+        },
+    }
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+def _related_json(repo: GemstackRepo, path: str, span: Span | None, message: str) -> dict[str, Any]:
+    source = repo.document(path).source
+    if source is None:
+        start = end = Position(0, 0)
+    else:
+        start, end = source.range(span if span is not None else Span(0, source.line_end(0)))
+    return {"path": path, "range": _range_json(start, end), "message": message}
+
+
+# --- SARIF ------------------------------------------------------------------------------------
+
+
+def _file_uri(path: Path, directory: bool = False) -> str:
+    uri = path.as_uri()
+    return uri + "/" if directory and not uri.endswith("/") else uri
+
+
+def _artifact_location(root: Path, relpath: str, cwd: Path) -> dict[str, Any]:
+    full = root / relpath
+    try:
+        rel = full.relative_to(cwd)
+    except ValueError:
+        return {"uri": _file_uri(full)}
+    return {"uri": urllib.parse.quote(rel.as_posix()), "uriBaseId": "%SRCROOT%"}
+
+
+def _region(start: Position, end: Position) -> dict[str, int]:
+    return {
+        "startLine": start.line + 1,
+        "startColumn": start.character + 1,
+        "endLine": end.line + 1,
+        "endColumn": end.character + 1,
+    }
+
+
+def sarif_rules() -> list[dict[str, Any]]:
+    """One reportingDescriptor per catalogue code, in catalogue order."""
+    rules = []
+    for info in CATALOGUE.values():
+        rules.append(
+            {
+                "id": info.code,
+                "name": "".join(part.capitalize() for part in info.code.split("_")),
+                "shortDescription": {"text": info.summary},
+                "fullDescription": {"text": info.explanation},
+                "help": {"text": f"{info.summary} {info.explanation}"},
+                "helpUri": info.docs_url,
+                "defaultConfiguration": {"level": _SARIF_LEVEL[info.severity]},
+                "properties": {"tags": ["gemstack", info.family], "waivable": info.waivable},
+            }
+        )
+    return rules
+
+
+def render_sarif(reports: Sequence[RepoReport], cwd: Path) -> str:
+    """A SARIF 2.1.0 log with one run, as GitHub code scanning accepts it.
+
+    Paths inside ``cwd`` (the checkout root in CI) are relative to ``%SRCROOT%``; others are
+    absolute ``file:`` URIs.
+    """
+    rules = sarif_rules()
+    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    results: list[dict[str, Any]] = []
+    for r in reports:
+        for f in r.findings:
+            start, end = finding_range(r.repo, f)
+            result: dict[str, Any] = {
+                "ruleId": f.code,
+                "level": _SARIF_LEVEL[f.effective_severity],
+                "message": {"text": f.message},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": _artifact_location(r.root, f.path, cwd),
+                            "region": _region(start, end),
+                        }
+                    }
+                ],
+                "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
+            }
+            if f.code in index:
+                result["ruleIndex"] = index[f.code]
+            related = list(_sarif_related(r, f, cwd))
+            if related:
+                result["relatedLocations"] = related
+            results.append(result)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": TOOL_NAME,
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": _file_uri(cwd, directory=True)}},
+                "columnKind": "utf16CodeUnits",
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _sarif_related(report: RepoReport, finding: Finding, cwd: Path) -> Iterable[dict[str, Any]]:
+    for i, rel in enumerate(finding.related):
+        source = report.repo.document(rel.path).source
+        if source is None:
+            start = end = Position(0, 0)
+        else:
+            start, end = source.range(rel.span if rel.span is not None else Span(0, source.line_end(0)))
+        yield {
+            "id": i,
+            "physicalLocation": {
+                "artifactLocation": _artifact_location(report.root, rel.path, cwd),
+                "region": _region(start, end),
+            },
+            "message": {"text": rel.message},
+        }
+
+
+def cwd_path() -> Path:
+    """The current directory with symlinks resolved (repository roots are resolved too)."""
+    return Path(os.getcwd()).resolve()

@@ -1,0 +1,749 @@
+"""The fenced code blocks of a Markdown document, as CommonMark reads them and as the reference sees them.
+
+``scan_fences`` follows the CommonMark block structure far enough to find every fenced code
+block exactly: backtick and tilde fences of three or more characters indented up to three
+columns, closing fences of the same character at least as long, blocks inside blockquotes and
+list items (with the container prefixes and the fence's own indentation removed from the
+content lines, tabs expanded to four-column stops), blocks that run to the end of their
+container, and the constructs that hide a fence-looking line (indented code, HTML blocks,
+another fence).
+
+The reference gemstack CLI reads blocks differently (section 9.0 of the reference notes): a
+block opens on a line whose right-trimmed text is exactly ```` ```gemstack-<name> ```` and closes
+at the next line whose right-trimmed text is exactly ```` ``` ````, with no notion of
+surrounding Markdown. ``reference_blocks`` reproduces that reading byte for byte, and every
+``Fence`` says whether the reference sees it the same way (``reference_visible``) and, if not,
+why (``reference_issue``). ``reference_only_blocks`` lists the opposite case: lines the
+reference would take for a block that Markdown does not give as one.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from dataclasses import dataclass
+
+from gemstack_lsp.core.text import Span
+
+#: The Gemstack block kinds (info string words) this project knows.
+BLOCK_KINDS = (
+    "gemstack-contracts",
+    "gemstack-test-matrix",
+    "gemstack-test-bindings",
+    "gemstack-closure-gates",
+    "gemstack-billable-actions",
+    "gemstack-capabilities",
+)
+
+#: The kinds the reference gemstack CLI itself extracts.
+REFERENCE_KINDS = BLOCK_KINDS[:4]
+
+#: JavaScript's ``String.prototype.trimEnd`` whitespace (Python's ``rstrip()`` differs).
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of body characters and the document offset of its first character.
+
+    A synthetic segment stands for spaces CommonMark makes out of a partly consumed tab; all
+    its characters map to the offset of that tab.
+    """
+
+    body_start: int
+    doc_start: int
+    length: int
+    synthetic: bool = False
+
+
+@dataclass(frozen=True)
+class Fence:
+    """One fenced code block of a document.
+
+    Spans cover whole lines (without their line break), container prefixes included.
+    ``body`` is the content as CommonMark gives it: container prefixes and up to ``indent``
+    columns of indentation removed, each line ended by ``\\n``.
+    """
+
+    info: str
+    kind: str | None
+    fence_char: str
+    fence_len: int
+    indent: int
+    open_line: int
+    open_span: Span
+    close_line: int | None
+    close_span: Span | None
+    body: str
+    segments: tuple[Segment, ...]
+    in_container: bool
+    container: str | None
+    terminated: bool
+    reference_visible: bool = False
+    reference_issue: str | None = None
+
+    def body_offset_to_doc(self, i: int) -> int:
+        """The document offset of body offset ``i`` (the end of the body maps past its last line)."""
+        segs = self.segments
+        if not segs:
+            return self.open_span.end
+        k = bisect.bisect_right(_seg_starts(segs), i) - 1
+        if k < 0:
+            k = 0
+        seg = segs[k]
+        if seg.synthetic:
+            return seg.doc_start
+        return seg.doc_start + min(i - seg.body_start, seg.length)
+
+    @property
+    def contiguous_base(self) -> int | None:
+        """The document offset of body offset 0 when the body is one verbatim slice of the document."""
+        if len(self.segments) == 1 and not self.segments[0].synthetic:
+            return self.segments[0].doc_start
+        if not self.segments:
+            return self.open_span.end
+        return None
+
+    @property
+    def body_span(self) -> Span:
+        """The document region the body came from (empty, after the opening line, when there is none)."""
+        if not self.segments:
+            return Span(self.open_span.end, self.open_span.end)
+        last = self.segments[-1]
+        end = last.doc_start + (0 if last.synthetic else last.length)
+        return Span(self.segments[0].doc_start, max(end, self.segments[0].doc_start))
+
+    @property
+    def span(self) -> Span:
+        """From the opening fence line to the closing fence line (or the end of the body)."""
+        end = self.close_span.end if self.close_span is not None else self.body_span.end
+        return Span(self.open_span.start, max(end, self.open_span.end))
+
+
+@functools.lru_cache(maxsize=512)
+def _seg_starts(segs: tuple[Segment, ...]) -> list[int]:
+    return [s.body_start for s in segs]
+
+
+@dataclass(frozen=True)
+class ReferenceBlock:
+    """A block as the reference extracts it.
+
+    ``body`` is the lines between the fences joined with ``\\n`` (line endings normalised to
+    ``\\n``, as the reference hashes and reads them); ``json_text`` is that body trimmed with
+    JavaScript's whitespace set, the text the reference hands to ``JSON.parse``.
+    """
+
+    kind: str
+    open_line: int
+    close_line: int
+    open_span: Span
+    close_span: Span
+    body: str
+    body_span: Span
+
+    @property
+    def json_text(self) -> str:
+        return self.body.strip(JS_WHITESPACE)
+
+
+@dataclass(frozen=True)
+class ReferenceMismatch:
+    """A line the reference takes for a Gemstack block that Markdown does not read as one."""
+
+    kind: str
+    span: Span
+    line: int
+    message: str
+
+
+# ---------------------------------------------------------------------------------------------
+# Lines
+
+
+@functools.lru_cache(maxsize=32)
+def _lines(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of every line; a line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``."""
+    out: list[tuple[int, int]] = []
+    n = len(text)
+    i = 0
+    if "\r" not in text:
+        while True:
+            j = text.find("\n", i)
+            if j < 0:
+                if i < n or not out:
+                    out.append((i, n))
+                break
+            out.append((i, j))
+            i = j + 1
+        return tuple(out)
+    while True:
+        j = text.find("\n", i)
+        k = text.find("\r", i)
+        if j < 0 and k < 0:
+            if i < n or not out:
+                out.append((i, n))
+            break
+        if k >= 0 and (j < 0 or k < j):
+            out.append((i, k))
+            i = k + 2 if k + 1 < n and text[k + 1] == "\n" else k + 1
+        else:
+            out.append((i, j))
+            i = j + 1
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# CommonMark block structure (only as far as fences need it)
+
+_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
+_THEMATIC = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
+_FENCE_OPEN = re.compile(r"(`{3,})(?!.*`)|(~{3,})")
+_BULLET = re.compile(r"[*+-]")
+_ORDERED = re.compile(r"(\d{1,9})([.)])")
+_HTML_START = (
+    re.compile(r"<(?:script|pre|textarea|style)(?:\s|>|$)", re.I),
+    re.compile(r"<!--"),
+    re.compile(r"<[?]"),
+    re.compile(r"<![A-Za-z]"),
+    re.compile(r"<!\[CDATA\["),
+    re.compile(
+        r"</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|"
+        r"details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|"
+        r"h[123456]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|"
+        r"optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|"
+        r"track|ul)(?:\s|/?>|$)",
+        re.I,
+    ),
+    re.compile(
+        r"(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[a-zA-Z_:][a-zA-Z0-9_.:-]*"
+        r"(?:\s*=\s*(?:[^\"'=<>`\x00-\x20]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
+        r"|</[A-Za-z][A-Za-z0-9-]*\s*>)\s*$"
+    ),
+)
+_HTML_END = (
+    re.compile(r"</(?:script|pre|textarea|style)>", re.I),
+    re.compile(r"-->"),
+    re.compile(r"\?>"),
+    re.compile(r">"),
+    re.compile(r"\]\]>"),
+)
+
+
+class _Cursor:
+    """A position in one line, in characters and in tab-expanded columns (commonmark.js's model)."""
+
+    __slots__ = ("column", "offset", "partial", "s")
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+        self.offset = 0
+        self.column = 0
+        self.partial = False
+
+    def next_nonspace(self) -> tuple[int, int]:
+        """The index of the next character that is not a space or tab, and the columns up to it."""
+        s = self.s
+        i = self.offset
+        cols = self.column
+        n = len(s)
+        while i < n:
+            c = s[i]
+            if c == " ":
+                cols += 1
+            elif c == "\t":
+                cols += 4 - cols % 4
+            else:
+                break
+            i += 1
+        return i, cols - self.column
+
+    def peek(self, i: int) -> str:
+        return self.s[i] if i < len(self.s) else ""
+
+    def advance(self, count: int, columns: bool) -> None:
+        s = self.s
+        while count > 0 and self.offset < len(s):
+            c = s[self.offset]
+            if c == "\t" and columns:
+                to_tab = 4 - self.column % 4
+                if to_tab > count:
+                    self.partial = True
+                    self.column += count
+                    count = 0
+                else:
+                    self.partial = False
+                    self.column += to_tab
+                    self.offset += 1
+                    count -= to_tab
+            else:
+                self.partial = False
+                self.offset += 1
+                self.column += 1
+                count -= 1
+
+    def advance_to(self, index: int, indent: int) -> None:
+        """Move to ``index`` (the next non-space), ``indent`` columns ahead."""
+        self.offset = index
+        self.column += indent
+        self.partial = False
+
+
+@dataclass
+class _Container:
+    kind: str  # "blockquote" or "list item"
+    width: int = 0
+    blank_start: bool = False
+    has_content: bool = False
+
+
+@dataclass
+class _OpenFence:
+    char: str
+    length: int
+    indent: int
+    info: str
+    depth: int
+    open_line: int
+    open_span: Span
+    containers: tuple[str, ...]
+    parts: list[str]
+    segments: list[Segment]
+    body_len: int = 0
+
+
+def _kind_of(info: str) -> str | None:
+    first = re.split(r"[ \t]", info, maxsplit=1)[0]
+    return first if first in BLOCK_KINDS else None
+
+
+def _parse_list_marker(cur: _Cursor, nn: int, indent: int, interrupts_para: bool) -> int | None:
+    """Open a list item at the cursor if one starts there: returns its content width, else None."""
+    s = cur.s
+    rest = s[nn:]
+    m = _BULLET.match(rest)
+    if m is None:
+        m = _ORDERED.match(rest)
+        if m is None or (interrupts_para and m.group(1) != "1"):
+            return None
+    marker_len = m.end()
+    after = cur.peek(nn + marker_len)
+    if after not in ("", " ", "\t"):
+        return None
+    if interrupts_para and not s[nn + marker_len :].strip(" \t"):
+        return None
+    cur.advance_to(nn, indent)
+    cur.advance(marker_len, True)
+    start_col, start_off = cur.column, cur.offset
+    while cur.column - start_col < 5 and cur.peek(cur.offset) in (" ", "\t") and cur.peek(cur.offset):
+        cur.advance(1, True)
+    blank_item = cur.offset >= len(s)
+    spaces = cur.column - start_col
+    if spaces >= 5 or spaces < 1 or blank_item:
+        padding = marker_len + 1
+        cur.column, cur.offset, cur.partial = start_col, start_off, False
+        if cur.peek(cur.offset) in (" ", "\t") and cur.peek(cur.offset):
+            cur.advance(1, True)
+    else:
+        padding = marker_len + spaces
+    return indent + padding
+
+
+def _describe_containers(containers: tuple[str, ...]) -> str | None:
+    if not containers:
+        return None
+    return " > ".join(containers)
+
+
+@functools.lru_cache(maxsize=64)
+def _scan_commonmark(text: str) -> tuple[Fence, ...]:
+    lines = _lines(text)
+    stack: list[_Container] = []
+    fences: list[Fence] = []
+    fence: _OpenFence | None = None
+    para_depth: int | None = None  # depth of the open paragraph, if any
+    html: tuple[int, int] | None = None  # (html block type index, depth)
+
+    def finish(f: _OpenFence, close_line: int | None, close_span: Span | None) -> None:
+        body = "".join(f.parts)
+        fences.append(
+            Fence(
+                info=f.info,
+                kind=_kind_of(f.info),
+                fence_char=f.char,
+                fence_len=f.length,
+                indent=f.indent,
+                open_line=f.open_line,
+                open_span=f.open_span,
+                close_line=close_line,
+                close_span=close_span,
+                body=body,
+                segments=tuple(f.segments),
+                in_container=bool(f.containers),
+                container=_describe_containers(f.containers),
+                terminated=close_line is not None,
+            )
+        )
+
+    for ln, (ls, le) in enumerate(lines):
+        s = text[ls:le]
+        cur = _Cursor(s)
+        # 1. Continue the open containers.
+        matched = 0
+        for c in stack:
+            nn, indent = cur.next_nonspace()
+            if c.kind == "blockquote":
+                if indent <= 3 and cur.peek(nn) == ">":
+                    cur.advance_to(nn, indent)
+                    cur.advance(1, False)
+                    if cur.peek(cur.offset) in (" ", "\t") and cur.peek(cur.offset):
+                        cur.advance(1, True)
+                    matched += 1
+                    continue
+                break
+            if nn >= len(s):
+                if c.blank_start and not c.has_content:
+                    break
+                cur.advance_to(nn, indent)
+                matched += 1
+                continue
+            if indent >= c.width:
+                cur.advance(c.width, True)
+                matched += 1
+                continue
+            break
+        all_matched = matched == len(stack)
+
+        # 2. Inside a fence: a closing fence or a content line, when every container continues.
+        if fence is not None:
+            if all_matched:
+                nn, indent = cur.next_nonspace()
+                rest = s[nn:]
+                run = len(rest) - len(rest.lstrip(fence.char))
+                if indent <= 3 and run >= fence.length and not rest[run:].strip(" \t"):
+                    finish(fence, ln, Span(ls, le))
+                    fence = None
+                    continue
+                i = fence.indent
+                while i > 0 and cur.peek(cur.offset) in (" ", "\t") and cur.peek(cur.offset):
+                    cur.advance(1, True)
+                    i -= 1
+                if cur.partial:
+                    pad = 4 - cur.column % 4
+                    fence.segments.append(Segment(fence.body_len, ls + cur.offset, pad, True))
+                    fence.parts.append(" " * pad)
+                    fence.body_len += pad
+                    cur.offset += 1
+                piece = s[cur.offset :]
+                # The content and its line break map verbatim onto the document; a segment
+                # that continues the previous one in the document extends it.
+                segs = fence.segments
+                if segs and not segs[-1].synthetic and segs[-1].doc_start + segs[-1].length == ls + cur.offset:
+                    last = segs[-1]
+                    segs[-1] = Segment(last.body_start, last.doc_start, last.length + len(piece) + 1)
+                else:
+                    segs.append(Segment(fence.body_len, ls + cur.offset, len(piece) + 1))
+                fence.parts.append(piece + "\n")
+                fence.body_len += len(piece) + 1
+                for c in stack:
+                    c.has_content = True
+                continue
+            finish(fence, None, None)
+            fence = None
+
+        if html is not None:
+            # An HTML block takes every line until its end condition, while its containers continue.
+            if all_matched and html[1] == matched:
+                rest = s[cur.offset :]
+                if html[0] < 5:
+                    if _HTML_END[html[0]].search(rest):
+                        html = None
+                    continue
+                if rest.strip(" \t"):
+                    continue
+            html = None
+
+        # 3. Open new containers, then look at the leaf.
+        depth = matched
+        blank = not s[cur.offset :].strip(" \t")
+        lazy_possible = para_depth is not None and not all_matched and not blank
+        started = False
+        leaf: str | None = None
+        interrupts = para_depth is not None and para_depth == depth and all_matched
+        while True:
+            nn, indent = cur.next_nonspace()
+            if indent >= 4:
+                if not interrupts and not lazy_possible and nn < len(s) and html is None:
+                    leaf = "indented"
+                break
+            ch = cur.peek(nn)
+            if ch == ">":
+                if not started:
+                    del stack[depth:]
+                    started = True
+                cur.advance_to(nn, indent)
+                cur.advance(1, False)
+                if cur.peek(cur.offset) in (" ", "\t") and cur.peek(cur.offset):
+                    cur.advance(1, True)
+                stack.append(_Container("blockquote"))
+                depth += 1
+                interrupts = False
+                html = None
+                continue
+            rest = s[nn:]
+            if _ATX.match(rest):
+                leaf = "heading"
+                break
+            m = _FENCE_OPEN.match(rest)
+            if m is not None:
+                leaf = "fence"
+                if not started:
+                    del stack[depth:]
+                    started = True
+                marker = m.group(1) or m.group(2)
+                info = rest[len(marker) :].strip(" \t")
+                for c in stack:
+                    c.has_content = True
+                fence = _OpenFence(
+                    char=marker[0],
+                    length=len(marker),
+                    indent=indent,
+                    info=info,
+                    depth=depth,
+                    open_line=ln,
+                    open_span=Span(ls, le),
+                    containers=tuple(c.kind for c in stack),
+                    parts=[],
+                    segments=[],
+                )
+                break
+            html_type = _html_start(rest, interrupts or lazy_possible)
+            if html_type is not None:
+                leaf = "html"
+                if not started:
+                    del stack[depth:]
+                    started = True
+                end_re = _HTML_END[html_type] if html_type < 5 else None
+                if end_re is None or not end_re.search(rest):
+                    html = (html_type, depth)
+                break
+            if _THEMATIC.match(rest):
+                leaf = "thematic"
+                break
+            width = _parse_list_marker(cur, nn, indent, interrupts)
+            if width is not None:
+                if not started:
+                    del stack[depth:]
+                    started = True
+                blank_item = not s[cur.offset :].strip(" \t")
+                stack.append(_Container("list item", width, blank_start=blank_item))
+                depth += 1
+                interrupts = False
+                html = None
+                continue
+            break
+
+        if leaf is None and not started and lazy_possible and html is None:
+            # A lazy paragraph continuation keeps every container open.
+            continue
+        if not started:
+            del stack[depth:]
+        if not blank:
+            for c in stack:
+                c.has_content = True
+        para_depth = None if leaf is not None or blank else depth
+
+    if fence is not None:
+        finish(fence, None, None)
+    return tuple(fences)
+
+
+def _html_start(rest: str, in_paragraph: bool) -> int | None:
+    for i, pattern in enumerate(_HTML_START):
+        if i == 6 and in_paragraph:
+            return None
+        if pattern.match(rest):
+            return i
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The reference's reading
+
+
+@functools.lru_cache(maxsize=64)
+def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
+    lines = _lines(text)
+    trimmed = [text[s:e].rstrip(JS_WHITESPACE) for s, e in lines]
+    out: dict[str, tuple[ReferenceBlock, ...]] = {}
+    openers = {"```" + k: k for k in BLOCK_KINDS}
+    present = {openers[t] for t in trimmed if t in openers}
+    for kind in BLOCK_KINDS:
+        if kind not in present:
+            out[kind] = ()
+            continue
+        opener = "```" + kind
+        blocks: list[ReferenceBlock] = []
+        start: int | None = None
+        for i, t in enumerate(trimmed):
+            if start is None:
+                if t == opener:
+                    start = i
+            elif t == "```":
+                body_lines = [text[lines[j][0] : lines[j][1]] for j in range(start + 1, i)]
+                if start + 1 < i:
+                    body_span = Span(lines[start + 1][0], lines[i - 1][1])
+                else:
+                    body_span = Span(lines[start][1], lines[start][1])
+                blocks.append(
+                    ReferenceBlock(
+                        kind=kind,
+                        open_line=start,
+                        close_line=i,
+                        open_span=Span(*lines[start]),
+                        close_span=Span(*lines[i]),
+                        body="\n".join(body_lines),
+                        body_span=body_span,
+                    )
+                )
+                start = None
+        out[kind] = tuple(blocks)
+    return out
+
+
+def reference_blocks(text: str, kind: str) -> list[ReferenceBlock]:
+    """The blocks of ``kind`` the reference would extract from ``text``, in document order.
+
+    An unterminated block is dropped, as the reference drops it.
+    """
+    kind = kind if kind.startswith("gemstack-") else "gemstack-" + kind
+    return list(_reference_all(text).get(kind, ()))
+
+
+def _issue(fence: Fence, text: str, refs: tuple[ReferenceBlock, ...]) -> str | None:
+    """Why the reference would not read ``fence`` as Markdown does (``None`` when it would)."""
+    assert fence.kind is not None
+    ref = next((r for r in refs if r.open_line == fence.open_line), None)
+    if ref is not None and fence.terminated and ref.close_line == fence.close_line:
+        return None
+    reasons: list[str] = []
+    if fence.in_container:
+        reasons.append(f"it is inside a {fence.container}")
+    line = text[fence.open_span.start : fence.open_span.end]
+    lead = len(line) - len(line.lstrip(" \t"))
+    if lead and not fence.in_container:
+        reasons.append(f"its opening fence is indented {lead} space{'s' if lead != 1 else ''}")
+    if fence.fence_char == "~":
+        reasons.append("it uses a tilde fence")
+    elif fence.fence_len != 3:
+        reasons.append(f"its fence has {fence.fence_len} backticks, not 3")
+    if fence.info != fence.kind:
+        reasons.append(f'its info string "{fence.info}" has words after {fence.kind}')
+    if reasons:
+        return "; ".join(reasons)
+    # The opening line is one the reference recognises: the difference is in the closing.
+    if not fence.terminated:
+        if ref is None:
+            return "it is unterminated, and the reference drops an unterminated block"
+        return (
+            f"it is unterminated, and the reference would close it at line {ref.close_line + 1} instead"
+        )
+    assert fence.close_span is not None
+    close_text = text[fence.close_span.start : fence.close_span.end]
+    if close_text.strip(" \t") != close_text.rstrip(JS_WHITESPACE).strip(" \t"):
+        why = "its closing fence line is not a bare ```"
+    else:
+        stripped = close_text.lstrip(" \t")
+        lead = len(close_text) - len(stripped)
+        run = len(stripped) - len(stripped.lstrip("`"))
+        if lead:
+            why = f"its closing fence is indented {lead} space{'s' if lead != 1 else ''}"
+        elif run > 3:
+            why = f"it is closed by a longer fence of {run} backticks"
+        else:
+            why = f"the reference does not end it at line {(fence.close_line or 0) + 1}"
+    if ref is None:
+        return f"{why}, and the reference drops it as unterminated"
+    return f"{why}, so the reference reads on to line {ref.close_line + 1}"
+
+
+@functools.lru_cache(maxsize=64)
+def scan_fences(text: str) -> tuple[Fence, ...]:
+    """Every fenced code block of ``text`` in document order, with its reference visibility."""
+    fences = _scan_commonmark(text)
+    refs = _reference_all(text)
+    out: list[Fence] = []
+    for f in fences:
+        if f.kind is None:
+            out.append(f)
+            continue
+        issue = _issue(f, text, refs[f.kind])
+        out.append(
+            Fence(
+                **{k: getattr(f, k) for k in f.__dataclass_fields__ if k not in _VIS},
+                reference_visible=issue is None,
+                reference_issue=issue,
+            )
+        )
+    return tuple(out)
+
+
+_VIS = frozenset({"reference_visible", "reference_issue"})
+
+
+def fences_of_kind(text: str, kind: str) -> tuple[Fence, ...]:
+    """The fences of one Gemstack kind, in document order."""
+    return tuple(f for f in scan_fences(text) if f.kind == kind)
+
+
+@functools.lru_cache(maxsize=64)
+def reference_only_blocks(text: str) -> tuple[ReferenceMismatch, ...]:
+    """Blocks the reference would read where Markdown has no Gemstack block of that kind opening.
+
+    Typical causes: a ```` ```gemstack-<name> ```` line inside another code block (a format
+    example in a ```` ```` ```` fence), or an HTML block or indented code hiding it.
+    """
+    fences = _scan_commonmark(text)
+    by_line = {f.open_line: f for f in fences}
+    refs = _reference_all(text)
+    out: list[ReferenceMismatch] = []
+    for kind, blocks in refs.items():
+        for r in blocks:
+            f = by_line.get(r.open_line)
+            if f is not None and f.kind == kind:
+                continue
+            if f is not None:
+                why = f'Markdown reads its info string as "{f.info}", not {kind}'
+            else:
+                outer = next(
+                    (
+                        g
+                        for g in fences
+                        if g.open_line < r.open_line and (g.close_line is None or g.close_line > r.open_line)
+                    ),
+                    None,
+                )
+                if outer is not None:
+                    why = (
+                        "in Markdown this line is content of the code block opened on line "
+                        f"{outer.open_line + 1}"
+                    )
+                else:
+                    why = "in Markdown this line does not open a code block here"
+            out.append(
+                ReferenceMismatch(
+                    kind=kind,
+                    span=r.open_span,
+                    line=r.open_line,
+                    message=(
+                        f"The reference gemstack CLI would read a {kind} block here (lines "
+                        f"{r.open_line + 1}-{r.close_line + 1}), but {why}."
+                    ),
+                )
+            )
+    out.sort(key=lambda m: m.line)
+    return tuple(out)

@@ -1,0 +1,172 @@
+"""The span-keeping strict JSON parser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gemstack_lsp.core.jsonspan import (
+    JsonArray,
+    JsonBool,
+    JsonNull,
+    JsonNumber,
+    JsonObject,
+    JsonString,
+    iter_nodes,
+    locate,
+    node_path_at,
+    parse_json,
+    type_name,
+)
+from gemstack_lsp.core.text import Span
+
+
+def sliced(text: str, span: Span, base: int = 0) -> str:
+    return text[span.start - base : span.end - base]
+
+
+@pytest.mark.parametrize(
+    "text, kind, value",
+    [
+        ('"abc"', JsonString, "abc"),
+        ("-12", JsonNumber, -12),
+        ("1.5e3", JsonNumber, 1500.0),
+        ("0", JsonNumber, 0),
+        ("true", JsonBool, True),
+        ("false", JsonBool, False),
+        ("null", JsonNull, None),
+        ("[]", JsonArray, []),
+        ("{}", JsonObject, {}),
+        (' { "a" : [ 1 , { } ] } ', JsonObject, {"a": [1, {}]}),
+    ],
+)
+def test_each_node_kind_has_its_span(text: str, kind: type, value: object) -> None:
+    r = parse_json(text, 100)
+    assert r.ok and r.value is not None
+    assert isinstance(r.value, kind)
+    assert r.value.to_python() == value
+    assert sliced(text, r.value.span, 100) == text.strip()
+
+
+@pytest.mark.parametrize(
+    "s",
+    ["≠", "😀", "╔═╗", "a\\u00e9b", "tab\\tnew\\nline", "quote\\\"back\\\\slash\\/", "\\ud83d\\ude00"],
+)
+def test_strings_non_ascii_and_escapes(s: str) -> None:
+    text = f'{{"k≠": "{s}", "after": 1}}'
+    r = parse_json(text)
+    assert r.ok and isinstance(r.value, JsonObject)
+    assert r.value.to_python() == json.loads(text)
+    after = r.value.member("after")
+    assert after is not None
+    assert sliced(text, after.key.span) == '"after"'
+    assert sliced(text, after.value.span) == "1"
+    k = r.value.members[0]
+    assert sliced(text, k.value.span) == f'"{s}"'
+
+
+def test_offset_function_maps_every_span() -> None:
+    text = '[1, "x"]'
+    r = parse_json(text, lambda i: i * 2)
+    assert isinstance(r.value, JsonArray)
+    assert r.value.span == Span(0, 16)
+    assert r.value.items[1].span == Span(8, 14)
+
+
+ERRORS = [
+    ("trailing comma in array", "[1, 2,]", ",", "Trailing comma"),
+    ("trailing comma in object", '{"a": 1,}', ",", "Trailing comma"),
+    ("NaN", "[NaN]", "NaN", "NaN"),
+    ("Infinity", '{"a": -Infinity}', "-Infinity", "Infinity"),
+    ("line comment", "[1, // no\n2]", "// no", "comment"),
+    ("block comment", "/* c */ []", "/* c */", "comment"),
+    ("single quotes", "{'a': 1}", "'a'", "single-quoted"),
+    ("control character", '["a\tb"]', "\t", "control character"),
+    ("bad escape", '["\\x"]', "\\x", "escaped"),
+    ("missing comma", '{"a": 1 "b": 2}', '"', "expected ','"),
+    ("missing colon", '{"a" 1}', "1", "expected ':'"),
+    ("bare word", "[yes]", "yes", "token 'yes'"),
+    ("leading zero", "[01]", "1", "expected ','"),
+    ("trailing garbage", "[] []", "[", "after the JSON value"),
+    ("unterminated string", '["abc', '"abc', "Unterminated string"),
+    ("end of input", '{"a": ', "", "end of JSON input"),
+    ("empty", "", "", "end of JSON input"),
+]
+
+
+@pytest.mark.parametrize("name, text, token, message", ERRORS, ids=[e[0] for e in ERRORS])
+def test_syntax_error_points_at_the_offending_token(name: str, text: str, token: str, message: str) -> None:
+    r = parse_json(text, 7)
+    assert len(r.errors) == 1
+    (err,) = r.errors
+    assert sliced(text, err.span, 7) == token
+    assert message in err.message
+    with pytest.raises(ValueError):
+        json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+
+
+def test_partial_tree_keeps_the_valid_prefix() -> None:
+    text = '[{"id": "A", "type": "ENUM_SET"}, {"id": "B", "values": ["x", '
+    r = parse_json(text)
+    assert r.errors
+    assert isinstance(r.value, JsonArray) and not r.value.complete
+    assert r.value.to_python() == [{"id": "A", "type": "ENUM_SET"}, {"id": "B", "values": ["x"]}]
+    second = r.value.items[1]
+    assert isinstance(second, JsonObject) and not second.complete
+
+
+def test_partial_tree_keeps_a_pending_key() -> None:
+    text = '{"a": 1, "b": '
+    r = parse_json(text)
+    assert isinstance(r.value, JsonObject)
+    assert r.value.pending_key is not None and r.value.pending_key.value == "b"
+    loc = locate(r.value, len(text))
+    assert loc.path == ("b",) and loc.node is None and not loc.is_key
+
+
+def test_duplicate_keys_are_reported_and_the_last_wins() -> None:
+    text = '{"id": "a", "x": 1, "id": "b"}'
+    r = parse_json(text)
+    assert r.ok and isinstance(r.value, JsonObject)
+    (dup,) = r.duplicate_keys
+    assert sliced(text, dup.key.span) == '"id"'
+    assert dup.key.span.start == text.rindex('"id"')
+    assert r.value.to_python() == {"id": "b", "x": 1}
+    assert r.value.get("id") == dup.value
+    assert r.value.keys() == ["id", "x"]
+
+
+def test_node_path_at_key_and_value_positions() -> None:
+    text = '{"a": {"b": [10, 20]}, "c": true}'
+    r = parse_json(text)
+    path, node = node_path_at(r.value, text.index("20") + 1)
+    assert path == ["a", "b", 1] and isinstance(node, JsonNumber) and node.value == 20
+    loc = locate(r.value, text.index('"c"') + 1)
+    assert loc.is_key and loc.path == ("c",) and isinstance(loc.node, JsonString)
+    loc = locate(r.value, text.index("true"))
+    assert not loc.is_key and isinstance(loc.node, JsonBool)
+    gap = locate(r.value, text.index("}, ") + 2)
+    assert gap.is_key and gap.node is None and gap.path == ()
+    arr_gap = locate(r.value, text.index("[") + 1)
+    assert arr_gap.path == ("a", "b", 0)
+    assert locate(r.value, len(text) + 5).node is None
+
+
+def test_type_name_is_javascript_typeof() -> None:
+    r = parse_json('[1, "s", true, null, [], {}]')
+    assert isinstance(r.value, JsonArray)
+    assert [type_name(n) for n in r.value.items] == ["number", "string", "boolean", "object", "object", "object"]
+    assert type_name(None) == "undefined"
+
+
+def test_iter_nodes_in_document_order() -> None:
+    r = parse_json('{"a": [1, 2], "b": null}')
+    kinds = [type(n).__name__ for n in iter_nodes(r.value)]
+    assert kinds == ["JsonObject", "JsonArray", "JsonNumber", "JsonNumber", "JsonNull"]
+
+
+def test_deep_nesting_does_not_recurse() -> None:
+    text = "[" * 50_000 + "]" * 50_000
+    r = parse_json(text)
+    assert r.ok

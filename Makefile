@@ -21,8 +21,13 @@ nvim-deps: $(STAMP)
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null) \
 	  || echo "warning: could not install Debian's neovim; its tests will report why"; fi
 
-vsix:
-	cd editors/vscode && npm ci --no-audit --no-fund && npm run package
+VSCODE := editors/vscode
+$(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
+	cd $(VSCODE) && npm ci --no-audit --no-fund && touch node_modules/.installed
+
+# The VS Code extension, packaged as editors/vscode/gemstack-lsp.vsix.
+vsix: $(VSCODE)/node_modules/.installed
+	cd $(VSCODE) && npm run package
 
 demo: $(STAMP)
 	$(BIN)/gemstack-lsp check examples/demo; status=$$?; \

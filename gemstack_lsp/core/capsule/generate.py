@@ -1,0 +1,406 @@
+"""Capsule generation: a pure function from a repository snapshot to the capsule's bytes.
+
+``generate_capsule(repo, feature, now)`` reads only through the repository's reader (disk, or
+disk overlaid with the editor's buffers), never writes, and returns the canonical bytes, the
+capsule as data and the findings that stopped it (a secret, the size limit, a malformed block,
+an unhashable source). Writing is the caller's business (``gemstack_lsp.fs.write_atomic``).
+
+Formats follow the reference CLI to the byte (hashing, sources, ``source_set_hash``, canonical
+JSON, normative extraction); fields the reference hard-codes are derived from the sources
+instead (see docs/capsule.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gemstack_lsp import __version__
+from gemstack_lsp.core.capsule.canonical import parse_json
+from gemstack_lsp.core.capsule.extract import (
+    BlockError,
+    Contract,
+    extract_invariants,
+    first_heading,
+    plan_bound_files,
+    read_contracts,
+    read_test_matrix,
+    section_items,
+)
+from gemstack_lsp.core.capsule.secrets import scan_secrets
+from gemstack_lsp.core.capsule.size import HARD_LIMIT_BYTES, TOO_LARGE_MESSAGE, fit_budget
+from gemstack_lsp.core.capsule.sources import (
+    CAPSULE_FILE,
+    SourceError,
+    SourceRecord,
+    collect_sources,
+    feature_path,
+    read_state,
+    source_set_hash,
+)
+from gemstack_lsp.core.findings import Finding, Fix
+from gemstack_lsp.core.hashing import BomError, hash_bytes
+from gemstack_lsp.core.repo import Feature, GemstackRepo
+from gemstack_lsp.core.tasks import TaskList, parse_tasks
+from gemstack_lsp.core.text import Span
+
+SCHEMA_URL = "https://gemstack.dev/schemas/context-capsule-v1.json"
+SCHEMA_VERSION = 1
+GENERATOR_NAME = "gemstack-lsp"
+REFERENCE_GENERATOR_NAME = "gemstack"
+
+DEFAULT_PHASE = "specification"
+DEFAULT_STATUS = "SPEC_COMPLETE"
+
+#: The lifecycle in order; ``next_permitted_phase`` is the phase after the current one.
+PHASES = ("specification", "plan", "tasks", "implementation", "verification", "ship")
+_PHASE_ALIASES = {
+    "spec": "specification",
+    "specify": "specification",
+    "planning": "plan",
+    "task": "tasks",
+    "implement": "implementation",
+    "implementing": "implementation",
+    "verify": "verification",
+    "validation": "verification",
+    "closure": "verification",
+    "shipped": "ship",
+    "shipping": "ship",
+    "closed": "ship",
+    "done": "ship",
+}
+
+_DEFERRED_HEADING = re.compile(r"^(?:[\d.]+\s*)?(?:explicit\s+)?deferred\s+(?:items|work|scope)\s*$", re.IGNORECASE)
+_OPEN_QUESTIONS_HEADING = re.compile(r"^(?:[\d.]+\s*)?(?:open|unresolved)\s+(?:questions|blockers)\s*$", re.IGNORECASE)
+_NONE_ITEM = re.compile(r"^\W*(none|n/a|ninguna?)\W*$", re.IGNORECASE)
+_NON_GOAL = re.compile(r"non-goal|out of scope|not in scope", re.IGNORECASE)
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+@dataclass(frozen=True)
+class CapsuleResult:
+    """The outcome of one generation: bytes to write, or the findings that prevented it."""
+
+    feature: str
+    data: bytes | None
+    capsule: dict[str, Any] | None
+    findings: tuple[Finding, ...] = ()
+    condensed: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.data is not None
+
+    @property
+    def path(self) -> str:
+        """Where the capsule belongs, repository-relative."""
+        return f"{self.feature}/{CAPSULE_FILE}"
+
+    @property
+    def error_message(self) -> str:
+        """The first finding's message (what the CLI prints after ``Generation failed:``)."""
+        return self.findings[0].message if self.findings else ""
+
+
+def iso_millis(now: dt.datetime) -> str:
+    """``2026-12-02T10:53:53.672Z``: JavaScript's ``Date.toISOString``."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=dt.UTC)
+    now = now.astimezone(dt.UTC)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+def normalize_phase(phase: object) -> str | None:
+    if not isinstance(phase, str):
+        return None
+    key = phase.strip().lower()
+    key = _PHASE_ALIASES.get(key, key)
+    return key if key in PHASES else None
+
+
+def next_permitted_phase(current_phase: str) -> str | None:
+    """The phase after ``current_phase`` in upper case (``NONE`` after ship, ``None`` if unknown)."""
+    phase = normalize_phase(current_phase)
+    if phase is None:
+        return None
+    i = PHASES.index(phase)
+    return PHASES[i + 1].upper() if i + 1 < len(PHASES) else "NONE"
+
+
+def project_name(repo: GemstackRepo) -> str:
+    """``name`` from package.json when it is a non-empty string, else the repository folder's name."""
+    doc = repo.document("package.json")
+    if doc.text is not None:
+        try:
+            data = parse_json(doc.text)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("name"), str) and data["name"].strip():
+            return str(data["name"]).strip()
+    return os.path.basename(os.path.normpath(repo.root)) or "unknown"
+
+
+def capsule_fixes(feature: str) -> tuple[Fix, ...]:
+    """The fixes every capsule finding offers: regenerate (preferred) and verify again."""
+    return (
+        Fix(
+            "Regenerate the context capsule", command="gemstack.regenerateCapsule", arguments=(feature,), preferred=True
+        ),
+        Fix("Verify the context capsule", command="gemstack.verifyCapsule", arguments=(feature,)),
+    )
+
+
+def clean_repo_path(path: str) -> str | None:
+    """A POSIX repository-relative path, or ``None`` for absolute, drive-letter or escaping paths."""
+    p = path.strip().replace("\\", "/")
+    if not p or p.startswith("/") or _DRIVE.match(p):
+        return None
+    parts = [s for s in p.split("/") if s not in ("", ".")]
+    if not parts or ".." in parts:
+        return None
+    return "/".join(parts)
+
+
+def _title_purpose(title: str | None) -> str:
+    if not title:
+        return ""
+    return title.split(": ", 1)[1].strip() if ": " in title else title.strip()
+
+
+def _strip_markup(text: str) -> str:
+    return text.replace("**", "").strip()
+
+
+def _deferred(texts: list[str]) -> list[str]:
+    out: list[str] = []
+    for text in texts:
+        for item in section_items(text, _DEFERRED_HEADING):
+            clean = _strip_markup(item)
+            if not clean:
+                continue
+            category = "NON_GOAL" if _NON_GOAL.search(clean) else "UPGRADE_DEFERRED"
+            entry = f"[{category}] {clean}"
+            if entry not in out:
+                out.append(entry)
+    return out
+
+
+def _blockers(spec_text: str) -> list[str]:
+    return [
+        _strip_markup(item)
+        for item in section_items(spec_text, _OPEN_QUESTIONS_HEADING)
+        if _strip_markup(item) and not _NONE_ITEM.match(_strip_markup(item))
+    ]
+
+
+def _tasks_state(tasks: TaskList | None) -> dict[str, Any]:
+    if tasks is None:
+        return {"total": 0, "completed": 0, "in_progress": None, "active_task_ids": [], "completed_task_ids": []}
+    open_ids = [t.id for t in tasks.tasks if not t.done]
+    return {
+        "total": len(tasks.tasks),
+        "completed": sum(1 for t in tasks.tasks if t.done),
+        "in_progress": open_ids[0] if open_ids else None,
+        "active_task_ids": open_ids,
+        "completed_task_ids": [t.id for t in tasks.tasks if t.done],
+    }
+
+
+def _relevant_files(tasks: TaskList | None, plan_text: str | None) -> list[str]:
+    files: list[str] = []
+    if tasks is not None:
+        for t in tasks.tasks:
+            files.extend(ref.value for ref in t.files)
+    if plan_text is not None:
+        files.extend(plan_bound_files(plan_text))
+    out: list[str] = []
+    for f in files:
+        clean = clean_repo_path(f)
+        if clean is not None and clean not in out:
+            out.append(clean)
+    return out
+
+
+def shipped_features(state: dict[str, Any] | None, active: str) -> list[str]:
+    """Features state.json records as completed (``last_completed_feature``, ``completed_features``...)."""
+    if not state:
+        return []
+    names: list[str] = []
+    last = state.get("last_completed_feature")
+    if isinstance(last, str):
+        names.append(last)
+    for key in ("completed_features", "shipped_features"):
+        value = state.get(key)
+        if isinstance(value, list):
+            names.extend(v for v in value if isinstance(v, str))
+    out: list[str] = []
+    for n in names:
+        p = feature_path(n)
+        if p and p != active and p not in out:
+            out.append(p)
+    return out
+
+
+def historical_entry(repo: GemstackRepo, feature: str) -> dict[str, Any]:
+    """A closed feature in one record: status, title, permanent contracts, task and matrix summary.
+
+    ``spec_hash`` lets verification notice when the shipped spec it summarises has changed.
+    """
+    entry: dict[str, Any] = {"feature": feature, "status": "CLOSED", "key_guarantees": []}
+    doc = repo.document(f"{feature}/spec.md")
+    if doc.text is None or doc.data is None:
+        return entry
+    try:
+        entry["spec_hash"] = hash_bytes(doc.data)
+    except BomError:
+        return entry
+    heading = first_heading(doc.text)
+    if heading:
+        entry["title"] = _title_purpose(heading[0])
+    try:
+        contracts = read_contracts(doc.text) or []
+        entry["key_guarantees"] = [c.id for c in contracts]
+    except BlockError:
+        pass
+    try:
+        matrix = read_test_matrix(doc.text)
+        if matrix is not None:
+            entry["acceptance"] = f"{len(matrix.entries)} tests, signature {matrix.signature}"
+    except BlockError:
+        pass
+    tasks_doc = repo.document(f"{feature}/tasks.md")
+    if tasks_doc.text is not None:
+        tasks = parse_tasks(tasks_doc.text)
+        if tasks.tasks:
+            done = tasks.completed
+            total = len(tasks.tasks)
+            entry["tasks"] = f"{done}/{total} {'COMPLETE' if done == total else 'INCOMPLETE'}"
+    return entry
+
+
+def _boundaries(contracts: list[Contract]) -> list[str]:
+    out: list[str] = []
+    for c in contracts:
+        desc = c.raw.get("description")
+        if c.type in ("BOOLEAN_INVARIANT", "BOUNDARY") and isinstance(desc, str) and desc.strip():
+            out.append(desc.strip())
+    return out
+
+
+def _fail(feature: str, *findings: Finding) -> CapsuleResult:
+    fixes = capsule_fixes(feature)
+    return CapsuleResult(feature, None, None, tuple(f.with_fixes(*fixes) if not f.fixes else f for f in findings))
+
+
+def generate_capsule(repo: GemstackRepo, feature: str | Feature, now: dt.datetime) -> CapsuleResult:
+    """The capsule for ``feature`` as of ``now``: canonical bytes plus data, or the blocking findings."""
+    fp = feature_path(feature.path if isinstance(feature, Feature) else feature)
+    spec_path = f"{fp}/spec.md"
+    spec = repo.document(spec_path)
+    if spec.text is None:
+        return _fail(
+            fp,
+            Finding(
+                "CONTEXT_CAPSULE_SOURCE_MISMATCH",
+                f"Cannot generate context capsule: spec.md not found in {fp}",
+                spec_path,
+                subject="spec.md",
+                phase="capsule",
+            ),
+        )
+    try:
+        sources: list[SourceRecord] = collect_sources(repo, fp)
+    except SourceError as exc:
+        code = "ARTIFACT_ENCODING_INVALID" if "BOM" in str(exc) else "ARTIFACT_UNREADABLE"
+        return _fail(fp, Finding(code, str(exc), exc.path, Span(0, 0), phase="capsule"))
+
+    state = read_state(repo)
+    spec_text = spec.text
+    invariants = extract_invariants(spec_text)
+    try:
+        contracts = read_contracts(spec_text) or []
+        matrix = read_test_matrix(spec_text)
+    except BlockError as exc:
+        return _fail(fp, Finding(exc.code, str(exc), spec_path, exc.span, phase="spec"))
+
+    plan_doc = repo.document(f"{fp}/plan.md")
+    tasks_doc = repo.document(f"{fp}/tasks.md")
+    tasks = parse_tasks(tasks_doc.text) if tasks_doc.text is not None else None
+
+    current_phase = state.get("current_phase") if state else None
+    status = state.get("status") if state else None
+    phase_value = current_phase if isinstance(current_phase, str) and current_phase else DEFAULT_PHASE
+    status_value = status if isinstance(status, str) and status else DEFAULT_STATUS
+    heading = first_heading(spec_text)
+
+    capsule: dict[str, Any] = {
+        "$schema": SCHEMA_URL,
+        "schema_version": SCHEMA_VERSION,
+        "generated_at": iso_millis(now),
+        "generator": {"name": GENERATOR_NAME, "version": __version__},
+        "provenance": {
+            "source_set_hash": source_set_hash([s.as_json() for s in sources]),
+            "sources": [s.as_json() for s in sources],
+        },
+        "project": {
+            "name": project_name(repo),
+            "active_feature": fp,
+            "current_phase": phase_value,
+            "lifecycle_status": status_value,
+            "next_permitted_phase": next_permitted_phase(phase_value),
+        },
+        "historical_context": [historical_entry(repo, f) for f in shipped_features(state, fp)],
+        "architecture_summary": {
+            "core_purpose": _title_purpose(heading[0] if heading else None),
+            "critical_boundaries": _boundaries(contracts),
+        },
+        "canonical_invariants": [i.as_json() for i in invariants],
+        "frozen_contracts": [c.as_capsule_json() for c in contracts],
+        "acceptance_matrix": (
+            {"total_required": len(matrix.entries), "signature": matrix.signature, "canonical_ids": matrix.ids}
+            if matrix is not None
+            else {"total_required": 0, "signature": None, "canonical_ids": []}
+        ),
+        "tasks_state": _tasks_state(tasks),
+        "relevant_files": _relevant_files(tasks, plan_doc.text),
+        "deferred_items": _deferred([spec_text] + ([plan_doc.text] if plan_doc.text is not None else [])),
+        "unresolved_blockers": _blockers(spec_text),
+    }
+
+    secret_findings = []
+    for hit in scan_secrets(capsule):
+        span: Span | None = None
+        if len(hit.path) >= 2 and hit.path[0] == "canonical_invariants" and isinstance(hit.path[1], int):
+            span = invariants[hit.path[1]].span
+        elif len(hit.path) >= 2 and hit.path[0] == "frozen_contracts" and isinstance(hit.path[1], int):
+            span = contracts[hit.path[1]].span
+        secret_findings.append(
+            Finding(
+                "CONTEXT_CAPSULE_SECRET_DETECTED",
+                f"{hit.message} (at {hit.where})",
+                spec_path,
+                span,
+                subject=hit.where,
+                phase="capsule",
+            )
+        )
+    if secret_findings:
+        return _fail(fp, *secret_findings)
+
+    sized = fit_budget(capsule)
+    if sized.too_large:
+        return _fail(
+            fp,
+            Finding(
+                "CONTEXT_CAPSULE_TOO_LARGE",
+                TOO_LARGE_MESSAGE.format(size=sized.size),
+                spec_path,
+                heading[1] if heading else None,
+                phase="capsule",
+                data={"size": sized.size, "limit": HARD_LIMIT_BYTES},
+            ),
+        )
+    return CapsuleResult(fp, sized.data, capsule, (), sized.condensed)

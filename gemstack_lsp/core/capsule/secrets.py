@@ -1,0 +1,84 @@
+"""The capsule's secret boundary: forbidden property names and credential-looking values.
+
+Both lists are the reference's (``gemstack-cli.md`` 5.7), which match the seed's section 20:
+a key that is exactly one of ``FORBIDDEN_KEYS``, or a string value matching one of
+``SECRET_PATTERNS``, fails the capsule closed. The value itself is never reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from gemstack_lsp.core.capsule.canonical import JS_WS_CLASS, js_property_order
+
+FORBIDDEN_KEYS = frozenset(
+    {"apiKey", "api_key", "token", "accessToken", "access_token", "secret", "clientSecret", "password", "credentials"}
+)
+
+#: (name, pattern) in the order the reference tries them; the first hit names the kind.
+SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("AWS access key", re.compile(r"AKIA[0-9A-Z]{16}")),
+    ("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9_]{36,}")),
+    ("API secret key", re.compile(r"sk-[A-Za-z0-9_-]{20,}")),
+    ("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{30,}")),
+    ("Bearer token", re.compile(rf"Bearer{JS_WS_CLASS}+[A-Za-z0-9\-._~+/]+=*", re.IGNORECASE)),
+    ("private key", re.compile(r"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY-----")),
+)
+
+PROPERTY_MESSAGE = 'CONTEXT_CAPSULE_SECRET_DETECTED: Forbidden credential property "{key}" detected.'
+TOKEN_MESSAGE = "CONTEXT_CAPSULE_SECRET_DETECTED: Forbidden credential token pattern detected."
+
+
+@dataclass(frozen=True)
+class SecretHit:
+    """Where a secret was found: the JSON path (keys and indices) and what kind it is.
+
+    ``key`` is set for a forbidden property name; ``kind`` names the value pattern otherwise.
+    The matched value is deliberately not kept.
+    """
+
+    path: tuple[str | int, ...]
+    key: str | None = None
+    kind: str | None = None
+
+    @property
+    def message(self) -> str:
+        """The reference's message (the value is never echoed)."""
+        if self.key is not None:
+            return PROPERTY_MESSAGE.format(key=self.key)
+        return TOKEN_MESSAGE
+
+    @property
+    def where(self) -> str:
+        out = ""
+        for part in self.path:
+            out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+        return out or "(root)"
+
+
+def secret_kind(text: str) -> str | None:
+    """The kind of secret ``text`` looks like, or ``None``."""
+    for name, pattern in SECRET_PATTERNS:
+        if pattern.search(text):
+            return name
+    return None
+
+
+def scan_secrets(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[SecretHit]:
+    """Every secret in a JSON value, depth-first in JavaScript property order, key before value."""
+    if isinstance(value, dict):
+        for key in js_property_order([str(k) for k in value]):
+            here = (*path, key)
+            if key in FORBIDDEN_KEYS:
+                yield SecretHit(here, key=key)
+            yield from scan_secrets(value[key], here)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from scan_secrets(item, (*path, i))
+    elif isinstance(value, str):
+        kind = secret_kind(value)
+        if kind is not None:
+            yield SecretHit(path, kind=kind)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from gemstack_lsp.core.reader import FileContent, Reader, ReadStatus, normalize_relpath
+from gemstack_lsp.core.state import GemstackState, active_feature_of, parse_state
 from gemstack_lsp.core.text import SourceText, decode_utf8
 
 SPECS_DIR = "specs"
@@ -95,6 +96,9 @@ class GemstackRepo:
     reader: Reader
     _docs: dict[str, Document] = field(default_factory=dict, init=False, repr=False)
     _features: list[Feature] | None = field(default=None, init=False, repr=False)
+    #: Memoised ``state()`` and ``active_feature()`` (a one-element list once computed).
+    _state: list[GemstackState | None] = field(default_factory=list, init=False, repr=False)
+    _active: list[Feature | None] = field(default_factory=list, init=False, repr=False)
 
     def document(self, path: str) -> Document:
         """The file at a repository-relative path, read and decoded once per snapshot."""
@@ -114,6 +118,21 @@ class GemstackRepo:
             entries = self.reader.list_dir(SPECS_DIR) or []
             self._features = [Feature(e.name) for e in entries if e.is_dir and _FEATURE_NAME.match(e.name)]
         return list(self._features)
+
+    def state(self) -> GemstackState | None:
+        """``.gemstack/state.json`` parsed with spans; ``None`` when the file does not exist or
+        cannot be read (an unreadable file is the documents check's finding)."""
+        if not self._state:
+            doc = self.document(STATE_PATH)
+            self._state.append(parse_state(doc.text, doc.has_bom) if doc.text is not None else None)
+        return self._state[0]
+
+    def active_feature(self) -> Feature | None:
+        """The feature state.json's ``active_spec`` names, resolved as the reference does
+        (see ``state.active_feature_of``); ``None`` when there is none."""
+        if not self._active:
+            self._active.append(active_feature_of(self))
+        return self._active[0]
 
     def feature_of(self, path: str) -> Feature | None:
         """The feature a repository-relative path belongs to, if any."""

@@ -1,0 +1,284 @@
+"""What every block parser shares: finding the one block of a kind, its JSON, and schema checks.
+
+``read_block`` takes one document's fences of one kind, reports a second block (the reference
+permits exactly one), parses the first block's JSON with spans (the body trimmed with
+JavaScript's whitespace set, as the reference trims it before ``JSON.parse``) and reports a
+syntax error on the offending token with the block's parse-error code and the reference's
+fixed message prefix. A block parser then walks ``BlockSource.root`` and returns a
+``BlockResult``. ``schema_issues`` validates a node against a JSON Schema and places each error
+on the narrowest node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import jsonschema
+
+from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.jsonspan import (
+    JsonArray,
+    JsonNode,
+    JsonObject,
+    JsonResult,
+    JsonString,
+    parse_json,
+)
+from gemstack_lsp.core.markdown import JS_WHITESPACE, Fence, fences_of_kind
+from gemstack_lsp.core.text import Span
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class BlockResult(Generic[T]):
+    """The outcome of parsing one kind of block in one document.
+
+    ``present`` is False when the document has no block of the kind (the reference's "legacy"
+    mode). ``fence`` is the block that was read (the first one when there are several), ``root``
+    its JSON tree (partial when the JSON is broken). ``items`` holds the entries that passed
+    every rule that concerns them.
+    """
+
+    kind: str
+    items: tuple[T, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    fence: Fence | None = None
+    root: JsonNode | None = None
+    present: bool = False
+
+
+@dataclass(frozen=True)
+class BlockKindInfo:
+    """How the reference names the errors of one block kind."""
+
+    kind: str
+    parse_code: str
+    #: The message for more than one block; ``{n}`` is replaced by the count.
+    multiple_message: str
+    #: The fixed prefix of the message for a JSON syntax error.
+    syntax_prefix: str
+
+
+@dataclass(frozen=True)
+class BlockSource:
+    """One document's block of one kind, located and parsed, ready for its rules."""
+
+    path: str
+    info: BlockKindInfo
+    fences: tuple[Fence, ...]
+    json: JsonResult | None
+    findings: tuple[Finding, ...]
+
+    @property
+    def present(self) -> bool:
+        return bool(self.fences)
+
+    @property
+    def fence(self) -> Fence | None:
+        return self.fences[0] if self.fences else None
+
+    @property
+    def root(self) -> JsonNode | None:
+        return self.json.value if self.json is not None else None
+
+    @property
+    def parsed(self) -> bool:
+        """True when the block's JSON parsed without a syntax error."""
+        return self.json is not None and self.json.ok
+
+    @property
+    def block_span(self) -> Span | None:
+        """The opening fence line of the block that was read."""
+        return self.fence.open_span if self.fence is not None else None
+
+    def finding(
+        self,
+        code: str,
+        message: str,
+        at: JsonNode | JsonString | Span | None,
+        subject: str | None = None,
+        data: Mapping[str, Any] | None = None,
+    ) -> Finding:
+        """A finding of this block, placed on a node, a span, or the opening fence line."""
+        if at is None:
+            span = self.block_span
+        elif isinstance(at, Span):
+            span = at
+        else:
+            span = at.span
+        return Finding(code, message, self.path, span, subject=subject, data=dict(data or {}))
+
+    def result(self, items: Iterable[T], findings: Iterable[Finding]) -> BlockResult[T]:
+        """The parser's result: its items, this source's findings followed by ``findings``."""
+        return BlockResult(
+            kind=self.info.kind,
+            items=tuple(items),
+            findings=self.findings + tuple(findings),
+            fence=self.fence,
+            root=self.root,
+            present=self.present,
+        )
+
+
+def parse_fence_json(fence: Fence) -> JsonResult:
+    """The JSON of a fence's body, trimmed as the reference trims it, with document spans."""
+    body = fence.body
+    stripped = body.lstrip(JS_WHITESPACE)
+    lead = len(body) - len(stripped)
+    stripped = stripped.rstrip(JS_WHITESPACE)
+    base = fence.contiguous_base
+    if base is not None:
+        return parse_json(stripped, base + lead)
+    return parse_json(stripped, lambda i: fence.body_offset_to_doc(i + lead))
+
+
+def read_block(
+    path: str,
+    text: str,
+    info: BlockKindInfo,
+    fences: Sequence[Fence] | None = None,
+) -> BlockSource:
+    """Locate and parse the block of ``info.kind`` in one document (see the module docstring)."""
+    found = tuple(fences) if fences is not None else fences_of_kind(text, info.kind)
+    found = tuple(f for f in found if f.kind == info.kind)
+    if not found:
+        return BlockSource(path, info, (), None, ())
+    findings: list[Finding] = []
+    if len(found) > 1:
+        findings.append(
+            Finding(
+                info.parse_code,
+                info.multiple_message.replace("{n}", str(len(found))),
+                path,
+                found[1].open_span,
+                data={"blocks": len(found)},
+            )
+        )
+    fence = found[0]
+    result = parse_fence_json(fence)
+    for err in result.errors:
+        span = err.span
+        if span.start == span.end and "end of JSON input" in err.message:
+            # Nothing to underline at the end of the input: point at the fence that ends it.
+            span = fence.close_span or fence.open_span
+        findings.append(Finding(info.parse_code, info.syntax_prefix + err.message, path, span))
+    return BlockSource(path, info, found, result, tuple(findings))
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON Schema validation with spans
+
+
+@dataclass(frozen=True)
+class SchemaIssue:
+    """One JSON Schema error, placed on the narrowest node that explains it."""
+
+    path: tuple[str | int, ...]
+    message: str
+    validator: str
+    span: Span
+
+
+def node_at(root: JsonNode | None, path: Iterable[str | int]) -> JsonNode | None:
+    """The node at a key path, or ``None`` when the path leads nowhere."""
+    node = root
+    for step in path:
+        if isinstance(node, JsonObject) and isinstance(step, str):
+            node = node.get(step)
+        elif isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
+            node = node.items[step]
+        else:
+            return None
+        if node is None:
+            return None
+    return node
+
+
+def _narrowest(root: JsonNode, error: jsonschema.ValidationError) -> Span:
+    path = tuple(error.absolute_path)
+    node = node_at(root, path) or root
+    if error.validator == "additionalProperties" and isinstance(node, JsonObject):
+        allowed = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        for m in node.members:
+            if m.key.value not in allowed:
+                return m.key.span
+    if error.validator in ("propertyNames",) and isinstance(node, JsonObject) and node.members:
+        return node.members[0].key.span
+    return node.span
+
+
+def schema_issues(root: JsonNode | None, schema: Mapping[str, Any]) -> list[SchemaIssue]:
+    """Every error of ``root`` against ``schema`` (draft 2020-12), in document order."""
+    if root is None:
+        return []
+    validator = jsonschema.Draft202012Validator(schema)
+    issues = [
+        SchemaIssue(tuple(e.absolute_path), e.message, str(e.validator), _narrowest(root, e))
+        for e in validator.iter_errors(root.to_python())
+    ]
+    issues.sort(key=lambda i: (i.span.start, i.span.end, i.message))
+    return issues
+
+
+def js_truthy_string(node: JsonNode | None) -> str | None:
+    """The value when the node is a non-empty string (JavaScript's ``x && typeof x === 'string'``)."""
+    if isinstance(node, JsonString) and node.value:
+        return node.value
+    return None
+
+
+def js_trim(s: str) -> str:
+    """JavaScript's ``String.prototype.trim``."""
+    return s.strip(JS_WHITESPACE)
+
+
+def js_string(node: JsonNode | None) -> str:
+    """JavaScript's template-literal rendering of a JSON value (``${x}``)."""
+    if node is None:
+        return "undefined"
+    if isinstance(node, JsonString):
+        return node.value
+    if isinstance(node, JsonArray):
+        return ",".join(_join_item(i) for i in node.items)
+    if isinstance(node, JsonObject):
+        return "[object Object]"
+    value = node.to_python()
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return js_number(value)
+
+
+def _join_item(node: JsonNode) -> str:
+    # Array.prototype.join renders null and undefined as empty strings.
+    if node.to_python() is None:
+        return ""
+    return js_string(node)
+
+
+def js_number(value: int | float) -> str:
+    """JavaScript's ``String(number)`` for the values JSON can hold."""
+    if isinstance(value, int):
+        if abs(value) < 10**21:
+            return str(value)
+        value = float(value)
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == int(value) and abs(value) < 1e21:
+        return str(int(value))
+    r = repr(value)
+    if "e" in r:
+        mant, exp = r.split("e")
+        sign = "-" if exp.startswith("-") else "+"
+        digits = exp.lstrip("+-").lstrip("0") or "0"
+        mant = mant[:-2] if mant.endswith(".0") else mant
+        if abs(value) >= 1e-6 and abs(value) < 1e21:
+            return format(value, "f").rstrip("0").rstrip(".")
+        return f"{mant}e{sign}{digits}"
+    return r

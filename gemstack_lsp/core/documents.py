@@ -1,16 +1,155 @@
-"""Placeholder until this area lands: contributes no findings yet."""
+"""The documents check: each feature's spec.md, plan.md and tasks.md, and state.json, across files.
+
+Per file: it is readable (ARTIFACT_UNREADABLE), plain UTF-8 without a BOM
+(ARTIFACT_ENCODING_INVALID), and its Gemstack blocks parse (the findings of ``blocks_of``).
+Across files: plan.md and tasks.md do not contradict the frozen contracts of spec.md
+(FROZEN_CONTRACT_VIOLATION, with a ``Related`` pointing at the declaration), test bindings name
+tests of the spec's matrix, tasks declare their validation, and state.json is sound and its
+recorded phase hashes still match the active feature's artifacts (FROZEN_ARTIFACT_CHANGED).
+Capsule and cost findings are other checks' (``core/capsule/verify.py``, ``core/cost/checks.py``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.findings import Finding, Related
+from gemstack_lsp.core.hashing import hash_text
+from gemstack_lsp.core.markdown import reference_blocks
+from gemstack_lsp.core.reader import ReadStatus
+from gemstack_lsp.core.repo import FEATURE_DOCS, Document, Feature, GemstackRepo
+from gemstack_lsp.core.state import STATE_PATH, state_findings
+from gemstack_lsp.core.tasks import parse_tasks
+from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.rules import AnalysisOptions
 
+_UNREADABLE_REASONS = {
+    ReadStatus.NOT_A_FILE: "it is not a regular file",
+    ReadStatus.SYMLINK_OUTSIDE: "it is a symbolic link that leads outside the repository",
+    ReadStatus.TOO_LARGE: "it is too large to analyse",
+    ReadStatus.ERROR: "it could not be read",
+}
+
+
+def artifact_findings(doc: Document) -> list[Finding]:
+    """ARTIFACT_UNREADABLE and ARTIFACT_ENCODING_INVALID for one artifact (nothing when it is absent)."""
+    status = doc.content.status
+    if status is ReadStatus.MISSING:
+        return []
+    name = doc.path.rsplit("/", 1)[-1]
+    if not doc.readable:
+        reason = _UNREADABLE_REASONS.get(status, "it could not be read")
+        detail = f" ({doc.content.detail})" if doc.content.detail else ""
+        return [Finding("ARTIFACT_UNREADABLE", f"{name} cannot be analysed: {reason}{detail}.", doc.path)]
+    out: list[Finding] = []
+    if doc.has_bom:
+        out.append(
+            Finding(
+                "ARTIFACT_ENCODING_INVALID",
+                f"{name} starts with a UTF-8 byte-order mark; Gemstack artifacts must be UTF-8 without a BOM "
+                "(the reference refuses to hash it).",
+                doc.path,
+                Span(0, 0),
+            )
+        )
+    if doc.invalid_utf8_at is not None and doc.data is not None and doc.text is not None:
+        bad = doc.invalid_utf8_at
+        skip = 3 if doc.has_bom else 0
+        offset = len(doc.data[skip:bad].decode("utf-8"))
+        end = min(offset + 1, len(doc.text))
+        out.append(
+            Finding(
+                "ARTIFACT_ENCODING_INVALID",
+                f"{name} is not valid UTF-8: byte 0x{doc.data[bad]:02X} at byte offset {bad} starts an invalid "
+                "sequence (it reads as U+FFFD and changes the file's hash).",
+                doc.path,
+                Span(offset, end),
+            )
+        )
+    return out
+
 
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
-    return ()
+    """Every documents finding of the repository."""
+    findings: list[Finding] = []
+    for feature in repo.features():
+        findings.extend(feature_findings(repo, feature))
+    findings.extend(artifact_findings(repo.document(STATE_PATH)))
+    findings.extend(state_findings(repo))
+    findings.extend(frozen_artifact_findings(repo))
+    return findings
+
+
+def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
+    """The findings of one feature's spec.md, plan.md and tasks.md, alone and together."""
+    findings: list[Finding] = []
+    for name in FEATURE_DOCS:
+        doc = repo.document(feature.file(name))
+        findings.extend(artifact_findings(doc))
+        if doc.text is None:
+            continue
+        if name == "tasks.md":
+            findings.extend(parse_tasks(doc.text).findings(doc.path, doc.text))
+    return findings
+
+
+def _has_reference_contracts(text: str) -> bool:
+    return bool(reference_blocks(text, "gemstack-contracts"))
+
+
+def frozen_artifact_findings(repo: GemstackRepo) -> list[Finding]:
+    """FROZEN_ARTIFACT_CHANGED for each of the active feature's artifacts whose hash differs
+    from the one state.json recorded.
+
+    As in the reference (verify stage 4) the check runs only for a structured feature (its
+    spec.md has a contracts block) and only for artifacts that exist and have a recorded hash.
+    Each change is reported twice: on the recorded hash in state.json and on line 1 of the
+    artifact.
+    """
+    state = repo.state()
+    feature = repo.active_feature()
+    if state is None or feature is None or not state.phase_hashes:
+        return []
+    spec = repo.document(feature.spec)
+    if spec.text is None or spec.has_bom or not _has_reference_contracts(spec.text):
+        return []
+    out: list[Finding] = []
+    for recorded in state.phase_hashes:
+        path = feature.file(f"{recorded.phase}.md")
+        doc = repo.document(path)
+        if doc.text is None or doc.has_bom:
+            continue
+        actual = hash_text(doc.text)
+        if actual == recorded.value:
+            continue
+        name = f"{recorded.phase}.md"
+        detail = f"recorded {recorded.value[:12]}..., now {actual[:12]}..."
+        first_line = doc.source.span_of_line(0) if doc.source is not None else None
+        out.append(
+            Finding(
+                "FROZEN_ARTIFACT_CHANGED",
+                f"The frozen artifact {name} of {feature.name} changed after state.json recorded its hash ({detail}).",
+                STATE_PATH,
+                recorded.span,
+                subject=recorded.phase,
+                phase=recorded.phase,
+                related=(Related(path, first_line, f"{name} as it is now"),),
+                data={"expected": recorded.value, "actual": actual, "artifact": path},
+            )
+        )
+        out.append(
+            Finding(
+                "FROZEN_ARTIFACT_CHANGED",
+                f"{name} changed after its phase was frozen: state.json records another hash ({detail}).",
+                path,
+                first_line,
+                subject=recorded.phase,
+                phase=recorded.phase,
+                related=(Related(STATE_PATH, recorded.span, "the hash state.json recorded"),),
+                data={"expected": recorded.value, "actual": actual},
+            )
+        )
+    return out

@@ -1,10 +1,418 @@
-"""Placeholder until this feature lands (language server part 2): registers nothing yet."""
+"""Document symbols: the outline of a Gemstack document, as plain data and as ``DocumentSymbol``.
+
+A Markdown document's outline is its ATX headings, nested by level; under each heading come
+the Gemstack blocks it holds (``gemstack-contracts``...), and under each block its items named
+by their id (a contract, a test, a binding, a gate, a billable action, a provider). In
+tasks.md the tasks (``T001: ...``) sit under their headings. A JSON artifact's outline is its
+top-level keys, with a ledger's providers and their capabilities.
+
+``outline(path, text)`` is pure and shared with workspace symbols (``navigation``).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonResult, JsonString, parse_json
+from gemstack_lsp.core.markdown import Fence, scan_fences
+from gemstack_lsp.core.tasks import parse_tasks
+from gemstack_lsp.core.text import Encoding, SourceText, Span
+from gemstack_lsp.server import convert
+from gemstack_lsp.server.settings import Settings
+
+if TYPE_CHECKING:
+    from pygls.lsp.server import LanguageServer
+
+__all__ = [
+    "ID_KEYS",
+    "BlockJson",
+    "OutlineItem",
+    "block_json",
+    "gemstack_blocks",
+    "item_id",
+    "outline",
+    "register",
+    "to_document_symbols",
+]
+
+#: The key naming an item, per block kind.
+ID_KEYS = {
+    "gemstack-contracts": "id",
+    "gemstack-test-matrix": "id",
+    "gemstack-test-bindings": "test_id",
+    "gemstack-closure-gates": "id",
+    "gemstack-billable-actions": "id",
+    "gemstack-capabilities": "provider_id",
+}
+
+#: The item kind of each block, and the keys whose values make its detail.
+_ITEM_KIND = {
+    "gemstack-contracts": ("contract", ("type",)),
+    "gemstack-test-matrix": ("test", ("category", "layer", "gate")),
+    "gemstack-test-bindings": ("binding", ("file",)),
+    "gemstack-closure-gates": ("gate", ("type", "requirement")),
+    "gemstack-billable-actions": ("action", ("category", "capability_id")),
+    "gemstack-capabilities": ("provider", ("type",)),
+}
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 
 
-def register(server: Any) -> None:
-    """Wire this feature's LSP handlers onto the server."""
+@dataclass(frozen=True)
+class OutlineItem:
+    """One entry of a document's outline.
+
+    ``kind`` is one of heading, block, contract, test, binding, gate, action, provider,
+    capability, task, key. ``span`` covers the whole entry, ``selection`` its name.
+    """
+
+    name: str
+    kind: str
+    span: Span
+    selection: Span
+    detail: str | None = None
+    children: tuple[OutlineItem, ...] = ()
+
+    def walk(self) -> Iterator[OutlineItem]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass(frozen=True)
+class BlockJson:
+    """A Gemstack block of a Markdown document and its JSON parsed with document spans."""
+
+    fence: Fence
+    result: JsonResult
+
+    @property
+    def kind(self) -> str:
+        assert self.fence.kind is not None
+        return self.fence.kind
+
+
+def block_json(fence: Fence) -> JsonResult:
+    """The JSON of a fence's body, every span a document offset (partial while it is broken)."""
+    base = fence.contiguous_base
+    return parse_json(fence.body, base if base is not None else fence.body_offset_to_doc)
+
+
+@functools.lru_cache(maxsize=64)
+def gemstack_blocks(text: str) -> tuple[BlockJson, ...]:
+    """Every Gemstack block of a Markdown text, with its parsed JSON (memoised by content)."""
+    return tuple(BlockJson(f, block_json(f)) for f in scan_fences(text) if f.kind is not None)
+
+
+def item_id(kind: str, item: JsonNode) -> JsonString | None:
+    """The id string of a block item (``None`` when the item has none yet)."""
+    if not isinstance(item, JsonObject):
+        return None
+    node = item.get(ID_KEYS.get(kind, "id"))
+    return node if isinstance(node, JsonString) else None
+
+
+def _detail(item: JsonObject, keys: tuple[str, ...]) -> str | None:
+    parts = []
+    for key in keys:
+        node = item.get(key)
+        if isinstance(node, JsonString) and node.value:
+            parts.append(node.value)
+    return " · ".join(parts) or None
+
+
+def _block_item(block: BlockJson) -> OutlineItem:
+    fence = block.fence
+    kind, detail_keys = _ITEM_KIND.get(block.kind, ("key", ()))
+    children: list[OutlineItem] = []
+    root = block.result.value
+    if isinstance(root, JsonArray):
+        for item in root.items:
+            ident = item_id(block.kind, item)
+            if ident is None or not isinstance(item, JsonObject):
+                continue
+            grand: tuple[OutlineItem, ...] = ()
+            if block.kind == "gemstack-capabilities":
+                caps = item.get("capabilities")
+                if isinstance(caps, JsonArray):
+                    grand = tuple(
+                        OutlineItem(c.value, "capability", c.span, c.span)
+                        for c in caps.items
+                        if isinstance(c, JsonString) and c.value
+                    )
+            children.append(
+                OutlineItem(
+                    ident.value or "(empty id)",
+                    kind,
+                    item.span,
+                    ident.span,
+                    _detail(item, detail_keys),
+                    grand,
+                )
+            )
+    count = len(root.items) if isinstance(root, JsonArray) else 0
+    detail = f"{count} item{'s' if count != 1 else ''}" if block.result.ok else "invalid JSON"
+    return OutlineItem(block.kind, "block", fence.span, fence.open_span, detail, tuple(children))
+
+
+def _headings(text: str, source: SourceText, hidden: list[Span]) -> list[tuple[int, str, Span, int]]:
+    """(level, title, line span, line) of every ATX heading outside code blocks."""
+    out: list[tuple[int, str, Span, int]] = []
+    hidden_lines = set()
+    for span in hidden:
+        for line in range(source.line_of(span.start), source.line_of(span.end) + 1):
+            hidden_lines.add(line)
+    for line in range(source.line_count):
+        if line in hidden_lines:
+            continue
+        line_text = source.line_text(line)
+        if "#" not in line_text[:4]:
+            continue
+        m = _ATX.match(line_text)
+        if m is None:
+            continue
+        title = (m.group(2) or "").strip()
+        out.append((len(m.group(1)), title, source.span_of_line(line), line))
+    return out
+
+
+@dataclass
+class _Open:
+    level: int
+    name: str
+    start: int
+    selection: Span
+    children: list[OutlineItem]
+
+
+def _markdown_outline(path: str, text: str) -> list[OutlineItem]:
+    source = SourceText(text)
+    fences = scan_fences(text)
+    leaves: list[OutlineItem] = [_block_item(b) for b in gemstack_blocks(text)]
+    if path.rsplit("/", 1)[-1] == "tasks.md":
+        for task in parse_tasks(text).tasks:
+            leaves.append(
+                OutlineItem(
+                    f"{task.id}: {task.title}" if task.title else task.id,
+                    "task",
+                    task.span,
+                    task.id_span,
+                    "done" if task.done else "open",
+                )
+            )
+    leaves.sort(key=lambda i: i.span.start)
+    headings = _headings(text, source, [f.span for f in fences])
+
+    root: list[OutlineItem] = []
+    stack: list[_Open] = []
+
+    def close_until(level: int, end: int) -> None:
+        while stack and stack[-1].level >= level:
+            top = stack.pop()
+            item = OutlineItem(
+                top.name or "(empty heading)",
+                "heading",
+                Span(top.start, max(end, top.selection.end)),
+                top.selection,
+                None,
+                tuple(top.children),
+            )
+            (stack[-1].children if stack else root).append(item)
+
+    li = 0
+    for level, title, span, _line in headings:
+        while li < len(leaves) and leaves[li].span.start < span.start:
+            (stack[-1].children if stack else root).append(leaves[li])
+            li += 1
+        # A heading's section ends where the next heading of the same or a higher level begins.
+        end = span.start
+        while end > 0 and text[end - 1] in "\r\n":
+            end -= 1
+        close_until(level, end)
+        stack.append(_Open(level, title, span.start, span, []))
+    while li < len(leaves):
+        (stack[-1].children if stack else root).append(leaves[li])
+        li += 1
+    close_until(0, len(text.rstrip("\r\n")))
+    return root
+
+
+def _json_outline(text: str) -> list[OutlineItem]:
+    result = parse_json(text)
+    root = result.value
+    if not isinstance(root, JsonObject):
+        return []
+    out: list[OutlineItem] = []
+    for member in root.members:
+        children: tuple[OutlineItem, ...] = ()
+        if member.key.value == "providers" and isinstance(member.value, JsonObject):
+            children = tuple(_provider_item(m.key, m.value) for m in member.value.members)
+        span = Span(member.key.span.start, member.value.span.end)
+        out.append(OutlineItem(member.key.value, "key", span, member.key.span, None, children))
+    return out
+
+
+def _provider_item(key: JsonString, value: JsonNode) -> OutlineItem:
+    caps: list[OutlineItem] = []
+    detail = None
+    if isinstance(value, JsonObject):
+        ptype = value.get("type")
+        detail = ptype.value if isinstance(ptype, JsonString) else None
+        node = value.get("capabilities")
+        if isinstance(node, JsonObject):
+            caps = [
+                OutlineItem(m.key.value, "capability", Span(m.key.span.start, m.value.span.end), m.key.span)
+                for m in node.members
+            ]
+        elif isinstance(node, JsonArray):
+            caps = [OutlineItem(c.value, "capability", c.span, c.span) for c in node.items if isinstance(c, JsonString)]
+    return OutlineItem(key.value, "provider", Span(key.span.start, value.span.end), key.span, detail, tuple(caps))
+
+
+def outline(path: str, text: str) -> list[OutlineItem]:
+    """The outline of a document, by its (repository-relative or absolute) path's extension."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if name.endswith(".md"):
+        return _markdown_outline(path, text)
+    if name.endswith(".json"):
+        return _json_outline(text)
+    return []
+
+
+# ---------------------------------------------------------------------------------------------
+# LSP
+
+SYMBOL_KINDS = {
+    "heading": lsp.SymbolKind.String,
+    "block": lsp.SymbolKind.Array,
+    "contract": lsp.SymbolKind.Interface,
+    "test": lsp.SymbolKind.Method,
+    "binding": lsp.SymbolKind.Field,
+    "gate": lsp.SymbolKind.Boolean,
+    "action": lsp.SymbolKind.Function,
+    "provider": lsp.SymbolKind.Class,
+    "capability": lsp.SymbolKind.Property,
+    "task": lsp.SymbolKind.Event,
+    "key": lsp.SymbolKind.Key,
+    "feature": lsp.SymbolKind.Module,
+}
+
+
+def to_document_symbols(items: list[OutlineItem], source: SourceText, encoding: Encoding) -> list[lsp.DocumentSymbol]:
+    out = []
+    for item in items:
+        out.append(
+            lsp.DocumentSymbol(
+                name=item.name,
+                kind=SYMBOL_KINDS[item.kind],
+                range=convert.to_range(source, item.span, encoding),
+                selection_range=convert.to_range(source, item.selection, encoding),
+                detail=item.detail,
+                children=to_document_symbols(list(item.children), source, encoding),
+            )
+        )
+    return out
+
+
+def _flat_symbols(
+    items: list[OutlineItem], uri: str, source: SourceText, encoding: Encoding, container: str | None = None
+) -> list[lsp.SymbolInformation]:
+    out: list[lsp.SymbolInformation] = []
+    for item in items:
+        out.append(
+            lsp.SymbolInformation(
+                name=item.name,
+                kind=SYMBOL_KINDS[item.kind],
+                location=lsp.Location(uri=uri, range=convert.to_range(source, item.span, encoding)),
+                container_name=container,
+            )
+        )
+        out.extend(_flat_symbols(list(item.children), uri, source, encoding, item.name))
+    return out
+
+
+def _hierarchical(server: Any) -> bool:
+    try:
+        caps = server.client_capabilities
+        ds = caps.text_document.document_symbol if caps.text_document else None
+        return bool(ds and ds.hierarchical_document_symbol_support)
+    except Exception:
+        return False
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """A document as a feature handler needs it: its text, where it lives, the encoding in use."""
+
+    uri: str
+    text: str
+    source: SourceText
+    encoding: Encoding
+    #: The repository root holding it and its repository-relative path (``None`` outside one).
+    root: str | None
+    rel: str | None
+
+    @property
+    def name(self) -> str:
+        return self.rel or self.uri
+
+
+def session_of(server: Any) -> Any:
+    """The server core's ``Session`` (``None`` before the core attaches one)."""
+    return getattr(server, "session", None)
+
+
+def encoding_of(server: Any) -> Encoding:
+    session = session_of(server)
+    enc: Encoding = getattr(session, "encoding", "utf-16")
+    return enc
+
+
+def document_view(server: Any, uri: str) -> DocumentView | None:
+    """The open buffer of ``uri`` (or the file on disk when it is not open)."""
+    session = session_of(server)
+    if session is None:
+        return None
+    doc = session.documents.get(uri)
+    if doc is not None:
+        return DocumentView(uri, doc.text, doc.source, session.encoding, doc.root, doc.rel)
+    path, root, rel = session.locate(uri)
+    if path is None:
+        return None
+    if root is not None and rel is not None:
+        document = session.snapshot(root).document(rel)
+        if document.text is None or document.source is None:
+            return None
+        return DocumentView(uri, document.text, document.source, session.encoding, root, rel)
     return None
+
+
+def feature_enabled(server: Any, uri: str, feature: str) -> bool:
+    """Whether the user left ``feature`` switched on for the folder holding ``uri``."""
+    session = session_of(server)
+    if session is None:
+        return True
+    settings: Settings = session.settings_for(uri)
+    return settings.enabled(feature)
+
+
+def register(server: LanguageServer) -> None:
+    """Install ``textDocument/documentSymbol``."""
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def _document_symbol(
+        ls: Any, params: lsp.DocumentSymbolParams
+    ) -> list[lsp.DocumentSymbol] | list[lsp.SymbolInformation] | None:
+        view = document_view(ls, params.text_document.uri)
+        if view is None or not feature_enabled(ls, params.text_document.uri, "navigation"):
+            return None
+        items = outline(view.name, view.text)
+        if _hierarchical(ls):
+            return to_document_symbols(items, view.source, view.encoding)
+        return _flat_symbols(items, params.text_document.uri, view.source, view.encoding)

@@ -1,0 +1,479 @@
+"""Where settings come from at run time: initializationOptions, workspace/configuration, the project file.
+
+``Configuration`` keeps, per workspace folder, every layer ``settings.resolve_settings`` needs
+(project file < ``initializationOptions`` < the client's settings for that folder) and knows
+which messages it has already shown. The functions below it are the LSP glue:
+
+- ``initialize(server, params)`` at ``initialize``: remember the options and the folders;
+- ``await initialized(server)`` at ``initialized``: register for configuration changes when
+  the client lets us, pull ``workspace/configuration`` for every folder, apply;
+- the ``workspace/didChangeConfiguration`` handler that ``register`` installs: pull again
+  (or take the pushed settings from clients that cannot be asked), apply without restart;
+- ``await folders_changed(server, added, removed)`` and ``await project_file_changed(server,
+  uri)`` for the server core to call when folders come and go or a project file changes.
+
+"Apply" hands each folder's new ``Settings`` to the session (which re-analyses and re-publishes
+when the analysis-relevant values changed), shows every new problem once with
+``window/showMessage``, sets the log level, and asks the client to refresh code lenses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types
+
+from gemstack_lsp.core.reader import Reader
+from gemstack_lsp.fs import DiskReader
+from gemstack_lsp.server.settings import (
+    PROJECT_FILE,
+    ProjectFile,
+    Settings,
+    is_project_file,
+    python_log_level,
+    read_project_file,
+    resolve_settings,
+)
+
+if TYPE_CHECKING:
+    from pygls.lsp.server import LanguageServer
+
+__all__ = [
+    "SECTION",
+    "Configuration",
+    "configuration_of",
+    "folder_of",
+    "folders_changed",
+    "initialize",
+    "initialized",
+    "project_file_changed",
+    "refresh",
+    "register",
+]
+
+log = logging.getLogger(__name__)
+
+#: The ``workspace/configuration`` section, and the key of pushed settings.
+SECTION = "gemstack"
+
+_INIT = "initializationOptions"
+_PULL = "workspace/configuration"
+_PUSH = "workspace/didChangeConfiguration"
+
+#: The pseudo-folder of files outside every workspace folder (``Session.default_settings``).
+DEFAULT = ""
+
+#: Settings whose change calls for a new analysis (and new diagnostics).
+_ANALYSIS_FIELDS = ("environment", "max_ledger_age_days", "diagnostics")
+
+
+def _uri_path(uri: str) -> str | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return unquote(parsed.path)
+
+
+def _norm(uri: str) -> str:
+    """A folder URI without a trailing slash and with percent-escapes decoded (as pygls keys them)."""
+    return unquote(uri).rstrip("/")
+
+
+def folder_of(uri: str, folders: Iterable[str]) -> str | None:
+    """The innermost of ``folders`` (URIs) that contains ``uri``, or ``None``."""
+    target = _norm(uri)
+    best: str | None = None
+    for folder in folders:
+        f = _norm(folder)
+        if (target == f or target.startswith(f + "/")) and (best is None or len(f) > len(_norm(best))):
+            best = folder
+    return best
+
+
+@dataclass
+class Configuration:
+    """Every settings layer, per workspace folder, and the effective ``Settings`` they give."""
+
+    #: ``initializationOptions`` as the client sent them (one layer for every folder).
+    init_options: Any = None
+    #: Per folder URI: the client's settings for that folder (pulled or pushed).
+    client: dict[str, Any] = field(default_factory=dict)
+    #: Per folder URI: the project file found in that folder.
+    project: dict[str, ProjectFile] = field(default_factory=dict)
+    #: Per folder URI: the effective settings last applied.
+    effective: dict[str, Settings] = field(default_factory=dict)
+    #: Per folder URI: the problems last shown to the user (shown again only when they change).
+    shown: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Whether the client answers ``workspace/configuration`` (else it pushes settings).
+    can_pull: bool = False
+    #: The settings pushed without a folder (applied to every folder).
+    pushed: Any = None
+
+    @property
+    def folders(self) -> list[str]:
+        """The workspace folders tracked (not the ``DEFAULT`` pseudo-folder)."""
+        return sorted(u for u in self.project if u != DEFAULT)
+
+    def add_folder(self, uri: str, reader: Reader | None) -> None:
+        """Start tracking a folder, reading its project file through ``reader`` (if any)."""
+        self.project[uri] = read_project_file(reader) if reader is not None else ProjectFile(None, None)
+
+    def remove_folder(self, uri: str) -> None:
+        for table in (self.client, self.project, self.effective, self.shown):
+            table.pop(uri, None)
+
+    def reload_project(self, uri: str, reader: Reader | None) -> None:
+        self.add_folder(uri, reader)
+
+    def resolve(self, uri: str) -> tuple[Settings, list[str]]:
+        """The effective settings of a folder (or ``DEFAULT``) and every problem in its layers."""
+        project = self.project.get(uri, ProjectFile(None, None))
+        client = self.client.get(uri) if self.can_pull else self.pushed
+        settings, errors = resolve_settings(
+            [
+                (project.path or PROJECT_FILE, project.table),
+                (_INIT, self.init_options),
+                (_PULL if self.can_pull else _PUSH, client),
+            ]
+        )
+        return settings, [*project.errors, *errors]
+
+    def settings_for(self, uri: str) -> Settings:
+        """The settings last applied for the folder holding ``uri`` (``DEFAULT``'s outside any folder)."""
+        folder = folder_of(uri, [u for u in self.effective if u != DEFAULT])
+        if folder is None:
+            folder = DEFAULT
+        return self.effective.get(folder, Settings())
+
+
+def configuration_of(server: Any) -> Configuration:
+    """The ``Configuration`` attached to a server (created on first use)."""
+    config = getattr(server, "gemstack_configuration", None)
+    if not isinstance(config, Configuration):
+        config = Configuration()
+        server.gemstack_configuration = config
+    return config
+
+
+# ---------------------------------------------------------------------------------------------
+# What the glue needs from the server core: folders, readers, a settings setter, messages.
+
+
+def _folder_uris(server: Any) -> list[str]:
+    """The workspace folders the session tracks (pygls's list when there is no session yet)."""
+    session = getattr(server, "session", None)
+    if session is not None:
+        return list(session.folders)
+    try:
+        workspace = server.workspace
+    except Exception:  # not initialised yet
+        return []
+    uris = [f.uri for f in workspace.folders.values()]
+    if not uris and workspace.root_uri:
+        uris = [workspace.root_uri]
+    return uris
+
+
+def _reader_for(server: Any, folder_uri: str) -> Reader | None:
+    session = getattr(server, "session", None)
+    path = session.folders.get(folder_uri) if session is not None else None
+    path = path or _uri_path(folder_uri)
+    if path is None:
+        return None
+    return DiskReader(path)
+
+
+def _apply_to_session(server: Any, folder_uri: str | None, settings: Settings) -> None:
+    """Hand new settings to the session (``None``: the settings for files outside every folder)."""
+    session = getattr(server, "session", None)
+    if session is None:
+        return
+    if folder_uri is None:
+        session.set_default_settings(settings)
+    else:
+        session.set_folder_settings(folder_uri, settings)
+
+
+def _show(server: Any, message: str, kind: types.MessageType) -> None:
+    try:
+        server.window_show_message(types.ShowMessageParams(type=kind, message=message))
+    except Exception:  # the connection may be gone during shutdown
+        log.exception("window/showMessage failed")
+
+
+def _client_caps(server: Any) -> types.ClientCapabilities | None:
+    try:
+        caps: types.ClientCapabilities = server.client_capabilities
+    except Exception:
+        return None
+    return caps
+
+
+def _supports_pull(server: Any) -> bool:
+    caps = _client_caps(server)
+    return bool(caps and caps.workspace and caps.workspace.configuration)
+
+
+def _supports_dynamic_change_registration(server: Any) -> bool:
+    caps = _client_caps(server)
+    dcc = caps.workspace.did_change_configuration if caps and caps.workspace else None
+    return bool(dcc and dcc.dynamic_registration)
+
+
+def _supports_lens_refresh(server: Any) -> bool:
+    caps = _client_caps(server)
+    lens = caps.workspace.code_lens if caps and caps.workspace else None
+    return bool(lens and lens.refresh_support)
+
+
+# ---------------------------------------------------------------------------------------------
+# The LSP glue
+
+
+def initialize(server: Any, params: types.InitializeParams) -> None:
+    """Remember ``initializationOptions`` and the initial folders (call from ``initialize``)."""
+    config = configuration_of(server)
+    config.init_options = params.initialization_options
+    config.can_pull = bool(params.capabilities.workspace is not None and params.capabilities.workspace.configuration)
+    folders = [f.uri for f in params.workspace_folders or []]
+    if not folders:
+        root = params.root_uri or (f"file://{params.root_path}" if params.root_path else None)
+        if root:
+            folders = [root]
+    for uri in folders:
+        config.add_folder(uri, _reader_for(server, uri))
+
+
+async def initialized(server: Any) -> None:
+    """Register for configuration changes, pull every folder's settings and apply them."""
+    if _supports_dynamic_change_registration(server):
+        registration = types.Registration(
+            id="gemstack-did-change-configuration",
+            method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+            register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
+        )
+        try:
+            await server.client_register_capability_async(types.RegistrationParams([registration]))
+        except Exception as exc:  # a client that offers and then refuses: pushes still work
+            log.info("registering for configuration changes failed: %s", exc)
+    await refresh(server)
+
+
+async def _pull(server: Any, config: Configuration, folders: Sequence[str]) -> None:
+    if not folders:
+        return
+    items = [types.ConfigurationItem(scope_uri=uri or None, section=SECTION) for uri in folders]
+    try:
+        answers = await server.workspace_configuration_async(types.ConfigurationParams(items=items))
+    except Exception as exc:
+        log.warning("workspace/configuration failed: %s", exc)
+        return
+    for uri, answer in zip(folders, answers or [], strict=False):
+        config.client[uri] = answer
+
+
+async def refresh(server: Any, folders: Sequence[str] | None = None, pull: bool = True) -> None:
+    """Recompute and apply the settings of ``folders`` (all when ``None``), pulling first if asked."""
+    config = configuration_of(server)
+    known = _folder_uris(server)
+    for uri in known:
+        if uri not in config.project:
+            config.add_folder(uri, _reader_for(server, uri))
+    targets = list(folders) if folders is not None else [*config.folders, DEFAULT]
+    if pull and config.can_pull:
+        await _pull(server, config, targets)
+    apply(server, targets)
+
+
+def _session_settings(server: Any, uri: str) -> Settings | None:
+    session = getattr(server, "session", None)
+    if session is None:
+        return None
+    current: Settings = session.default_settings if uri == DEFAULT else session.settings_for(uri)
+    return current
+
+
+def apply(server: Any, folders: Sequence[str]) -> None:
+    """Resolve ``folders``' settings, hand them to the session and report new problems.
+
+    When a value the analysis or the diagnostics depend on changed, every repository is
+    analysed again (and its diagnostics re-published); when anything changed, code lenses are
+    refreshed on clients that support it.
+    """
+    config = configuration_of(server)
+    changed = False
+    reanalyse = False
+    for uri in folders:
+        settings, errors = config.resolve(uri)
+        before = _session_settings(server, uri) or config.effective.get(uri)
+        config.effective[uri] = settings
+        if before != settings:
+            changed = True
+            if before is None or any(getattr(before, f) != getattr(settings, f) for f in _ANALYSIS_FIELDS):
+                reanalyse = True
+        _apply_to_session(server, uri or None, settings)
+        shown = tuple(errors)
+        if shown and shown != config.shown.get(uri, ()):
+            label = _folder_label(uri) if uri else "files outside the workspace folders"
+            _show(
+                server,
+                f"Gemstack settings for {label}: "
+                + "; ".join(shown)
+                + ". The defaults (or the next lower settings source) stand in.",
+                types.MessageType.Warning,
+            )
+            for line in shown:
+                log.warning("%s: %s", label, line)
+        config.shown[uri] = shown
+    if config.effective:
+        level = min(python_log_level(s) for s in config.effective.values())
+        logging.getLogger("gemstack_lsp").setLevel(level)
+    if reanalyse:
+        _reanalyse(server)
+    if changed and _supports_lens_refresh(server):
+        try:
+            server.workspace_code_lens_refresh(None)
+        except Exception:
+            log.exception("workspace/codeLens/refresh failed")
+
+
+def _folder_label(uri: str) -> str:
+    path = _uri_path(uri)
+    return (path or uri).rstrip("/").rsplit("/", 1)[-1] or uri
+
+
+async def did_change_configuration(server: Any, params: types.DidChangeConfigurationParams) -> None:
+    """Settings changed on the client: pull them again (or take the pushed ones) and apply."""
+    config = configuration_of(server)
+    if config.can_pull:
+        await refresh(server)
+        return
+    raw = params.settings
+    if isinstance(raw, Mapping) and SECTION in raw:
+        raw = raw[SECTION]
+    config.pushed = raw
+    await refresh(server, pull=False)
+
+
+async def folders_changed(server: Any, added: Sequence[str], removed: Sequence[str]) -> None:
+    """Workspace folders came or went: forget the removed, read and pull the added."""
+    config = configuration_of(server)
+    for uri in removed:
+        config.remove_folder(uri)
+    for uri in added:
+        config.add_folder(uri, _reader_for(server, uri))
+    if added:
+        await refresh(server, list(added))
+
+
+async def project_file_changed(server: Any, uri: str) -> bool:
+    """A file changed on disk: when it is a folder's project file, re-read it and apply.
+
+    Returns whether ``uri`` was a project file (so the caller need not look further).
+    """
+    config = configuration_of(server)
+    folder = folder_of(uri, config.folders)
+    if folder is None:
+        return False
+    rel = _norm(uri)[len(_norm(folder)) + 1 :]
+    if not is_project_file(rel):
+        return False
+    config.reload_project(folder, _reader_for(server, folder))
+    apply(server, [folder])
+    return True
+
+
+def _reanalyse(server: Any) -> None:
+    """Re-run the analysis of every repository so new settings show at once."""
+    engine = getattr(server, "diagnostics", None)
+    schedule_all = getattr(engine, "schedule_all", None)
+    if callable(schedule_all):
+        schedule_all()
+
+
+def _spawn(result: Any) -> None:
+    if inspect.isawaitable(result):
+        task = asyncio.ensure_future(result)
+        _TASKS.add(task)
+        task.add_done_callback(_TASKS.discard)
+
+
+_TASKS: set[asyncio.Future[Any]] = set()
+
+
+def _chain(server: Any, method: str, after: Callable[[Any, Any], Any]) -> None:
+    """Run ``after(server, params)`` once the handler already registered for ``method`` has run.
+
+    The server core owns the lifecycle handlers; chaining keeps this module from needing an
+    edit there. Without a registered handler, ``after`` becomes the handler.
+    """
+    features = server.protocol.fm.features
+    original = features.get(method)
+    if original is None:
+
+        def only(params: Any) -> None:
+            _spawn(after(server, params))
+
+        features[method] = only
+        return
+
+    if inspect.iscoroutinefunction(original) or inspect.iscoroutinefunction(getattr(original, "func", None)):
+
+        async def chained_async(params: Any) -> Any:
+            result = await original(params)
+            _spawn(after(server, params))
+            return result
+
+        features[method] = chained_async
+    else:
+
+        def chained(params: Any) -> Any:
+            result = original(params)
+            _spawn(after(server, params))
+            return result
+
+        features[method] = chained
+
+
+def _after_initialize(server: Any, params: types.InitializeParams) -> None:
+    initialize(server, params)
+
+
+async def _after_initialized(server: Any, params: types.InitializedParams) -> None:
+    await initialized(server)
+
+
+async def _after_folders(server: Any, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    await folders_changed(server, [f.uri for f in params.event.added], [f.uri for f in params.event.removed])
+
+
+async def _after_watched(server: Any, params: types.DidChangeWatchedFilesParams) -> None:
+    for change in params.changes:
+        await project_file_changed(server, change.uri)
+
+
+async def _after_save(server: Any, params: types.DidSaveTextDocumentParams) -> None:
+    await project_file_changed(server, params.text_document.uri)
+
+
+def register(server: LanguageServer) -> None:
+    """Install ``workspace/didChangeConfiguration`` and hook into the core's lifecycle handlers.
+
+    Must run after the core registered its own handlers (``create_server`` calls it last).
+    """
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def _did_change_configuration(ls: Any, params: types.DidChangeConfigurationParams) -> None:
+        await did_change_configuration(ls, params)
+
+    _chain(server, types.INITIALIZE, _after_initialize)
+    _chain(server, types.INITIALIZED, _after_initialized)
+    _chain(server, types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, _after_folders)
+    _chain(server, types.WORKSPACE_DID_CHANGE_WATCHED_FILES, _after_watched)
+    _chain(server, types.TEXT_DOCUMENT_DID_SAVE, _after_save)

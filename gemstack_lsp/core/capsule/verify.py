@@ -1,16 +1,778 @@
-"""Placeholder until this area lands: contributes no findings yet."""
+"""Capsule verification: read-only, offline, every finding reported.
+
+``verify_capsule(repo, feature)`` reads the capsule and its sources through the repository's
+reader and returns one state and all findings (design: ARCHITECTURE.md, "Capsule verify states"):
+
+- ``INVALID``: the capsule cannot be trusted as written (unparsable, unsupported schema or
+  shape, a secret, over the hard limit, a normative rule or frozen contract dropped, or an
+  authority conflict: a claim contradicting a source whose recorded hash still matches);
+- ``STALE``: a recorded source changed or vanished, a new source appeared, or
+  ``source_set_hash`` does not reconcile;
+- ``VALID``; ``MISSING`` when a feature that opted in has no capsule; ``LEGACY`` otherwise.
+
+The reference's checks (``gemstack-cli.md`` section 6) are all here with its messages, so a
+capsule the reference calls STALE or INVALID is STALE or INVALID here too; the conflict checks
+are this project's (the reference never emits AUTHORITY_CONFLICT).
+
+``check_repo`` turns the results into editor findings: on the capsule file (at the source entry
+or claim concerned) and on the feature's spec.md title line.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.capsule.canonical import js_number, parse_json
+from gemstack_lsp.core.capsule.extract import (
+    BlockError,
+    Contract,
+    extract_invariants,
+    first_heading,
+    read_contracts,
+    read_test_matrix,
+)
+from gemstack_lsp.core.capsule.generate import (
+    DEFAULT_PHASE,
+    DEFAULT_STATUS,
+    GENERATOR_NAME,
+    capsule_fixes,
+    clean_repo_path,
+    normalize_phase,
+    project_name,
+)
+from gemstack_lsp.core.capsule.locate import JsonLocations, JsonPath, locate
+from gemstack_lsp.core.capsule.schema import CAPSULE_SCHEMA
+from gemstack_lsp.core.capsule.secrets import scan_secrets
+from gemstack_lsp.core.capsule.size import HARD_LIMIT_BYTES
+from gemstack_lsp.core.capsule.sources import (
+    CAPSULE_FILE,
+    SourceError,
+    candidate_paths,
+    feature_path,
+    hash_source,
+    read_state,
+    source_set_hash,
+)
+from gemstack_lsp.core.findings import Finding, Related, Severity
+from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
+from gemstack_lsp.core.repo import Feature, GemstackRepo
+from gemstack_lsp.core.tasks import parse_tasks
+from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.rules import AnalysisOptions
 
+VALID, STALE, INVALID, MISSING, LEGACY = "VALID", "STALE", "INVALID", "MISSING", "LEGACY"
+
+_INVALID_CODES = frozenset(
+    {
+        "CONTEXT_CAPSULE_INVALID",
+        "CONTEXT_CAPSULE_TOO_LARGE",
+        "CONTEXT_CAPSULE_SECRET_DETECTED",
+        "CONTEXT_CAPSULE_INVARIANT_DROPPED",
+        "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
+    }
+)
+_STALE_CODES = frozenset({"CONTEXT_CAPSULE_STALE", "CONTEXT_CAPSULE_SOURCE_MISMATCH"})
+
+#: Contracts whose presence in a spec opts the feature into Upgrade D.
+UPGRADE_D_CONTRACTS = frozenset(
+    {
+        "capsule-is-derived-not-authority",
+        "compression-preserves-semantic-constraints",
+        "verify-never-regenerates-capsule",
+        "capsule-secrets-forbidden",
+        "capsule-offline-deterministic",
+        "capsule-size-budget-fail-closed",
+        "legacy-capsule-compatibility",
+    }
+)
+
+LEGACY_NOTICE = '[LEGACY] No se detectó context-capsule.json en "{feature}" (Modo Legacy Context-Free).'
+
+#: Phases at which a missing capsule blocks (seed section 18: warning in dev, blocker at ship).
+_SHIP_PHASES = frozenset({"verification", "ship"})
+
+_TYPES_WITH_VALUE = frozenset({"BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"})
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """One feature's capsule state and every finding that explains it."""
+
+    feature: str
+    state: str
+    findings: tuple[Finding, ...] = ()
+    capsule: Mapping[str, Any] | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """True for VALID and LEGACY (the command exits 0)."""
+        return self.state in (VALID, LEGACY)
+
+    @property
+    def path(self) -> str:
+        return f"{self.feature}/{CAPSULE_FILE}"
+
+
+def _js_string(value: Any) -> str:
+    """JavaScript ``String(value)`` for the schema-version message."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int | float):
+        return js_number(value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    if isinstance(value, list):
+        return ",".join("" if v is None else _js_string(v) for v in value)
+    return str(value)
+
+
+def opted_in(repo: GemstackRepo, feature: str) -> bool:
+    """True when a feature asks for a capsule (seed section 26, "Feature Opt-In").
+
+    A feature opts in when its spec declares an Upgrade D contract, when its tasks.md lists
+    its context-capsule.json among a task's files, or when state.json says a capsule is
+    required (``"context_capsule": "required"`` or ``{"required": true}``) while it is active.
+    """
+    fp = feature_path(feature)
+    spec = repo.document(f"{fp}/spec.md")
+    if spec.text is not None:
+        try:
+            contracts = read_contracts(spec.text) or []
+        except BlockError:
+            contracts = []
+        if any(c.id in UPGRADE_D_CONTRACTS for c in contracts):
+            return True
+    tasks = repo.document(f"{fp}/tasks.md")
+    if tasks.text is not None and CAPSULE_FILE in tasks.text:
+        target = f"{fp}/{CAPSULE_FILE}"
+        for t in parse_tasks(tasks.text).tasks:
+            if any(normalize_relpath(ref.value) == target for ref in t.files):
+                return True
+    state = read_state(repo)
+    if state and isinstance(state.get("active_spec"), str) and feature_path(state["active_spec"]) == fp:
+        flag = state.get("context_capsule")
+        if flag == "required" or (isinstance(flag, dict) and flag.get("required") is True):
+            return True
+    return False
+
+
+def _at_ship(repo: GemstackRepo) -> bool:
+    state = read_state(repo)
+    return bool(state) and normalize_phase((state or {}).get("current_phase")) in _SHIP_PHASES
+
+
+def _title_span(repo: GemstackRepo, spec_path: str) -> Span | None:
+    doc = repo.document(spec_path)
+    if doc.text is None:
+        return None
+    heading = first_heading(doc.text)
+    return heading[1] if heading else Span(0, 0)
+
+
+class _Collector:
+    """Accumulates findings for one capsule with the shared fields filled in."""
+
+    def __init__(self, feature: str, capsule_path: str, where: JsonLocations) -> None:
+        self.feature = feature
+        self.capsule_path = capsule_path
+        self.where = where
+        self.findings: list[Finding] = []
+        self.fixes = capsule_fixes(feature)
+
+    def add(
+        self,
+        code: str,
+        message: str,
+        *,
+        at: JsonPath | None = None,
+        member: bool = False,
+        path: str | None = None,
+        span: Span | None = None,
+        subject: str | None = None,
+        related: tuple[Related, ...] = (),
+        severity: Severity | None = None,
+        data: Mapping[str, Any] | None = None,
+    ) -> None:
+        if path is None:
+            path = self.capsule_path
+            if at is not None:
+                span = self.where.member(at) if member else self.where.value(at)
+        self.findings.append(
+            Finding(
+                code,
+                message,
+                path,
+                span,
+                severity=severity,
+                subject=subject,
+                phase="capsule",
+                fixes=self.fixes,
+                related=related,
+                data=dict(data or {}),
+            )
+        )
+
+
+def _state_of(findings: Iterable[Finding]) -> str:
+    codes = {f.code for f in findings}
+    if codes & _INVALID_CODES:
+        return INVALID
+    if codes & _STALE_CODES:
+        return STALE
+    return VALID
+
+
+def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
+    """The capsule state of one feature, with all findings. Reads only; writes nothing."""
+    fp = feature_path(feature.path if isinstance(feature, Feature) else feature)
+    capsule_path = f"{fp}/{CAPSULE_FILE}"
+    spec_path = f"{fp}/spec.md"
+    doc = repo.document(capsule_path)
+
+    if doc.content.status is ReadStatus.MISSING:
+        if opted_in(repo, fp):
+            c = _Collector(fp, capsule_path, JsonLocations())
+            c.add(
+                "CONTEXT_CAPSULE_MISSING",
+                f"Context capsule not found at {capsule_path}",
+                path=spec_path,
+                span=_title_span(repo, spec_path),
+                subject=CAPSULE_FILE,
+                severity=Severity.BLOCKER if _at_ship(repo) else Severity.WARNING,
+            )
+            return VerifyResult(fp, MISSING, tuple(c.findings))
+        return VerifyResult(fp, LEGACY, (), notes=(LEGACY_NOTICE.format(feature=fp),))
+
+    c = _Collector(fp, capsule_path, JsonLocations())
+    if doc.text is None or doc.data is None:
+        c.add(
+            "CONTEXT_CAPSULE_INVALID",
+            f"Context capsule cannot be read: {doc.content.detail or doc.content.status.value}",
+            span=None,
+        )
+        return VerifyResult(fp, INVALID, tuple(c.findings))
+    text = doc.text
+    if doc.has_bom:
+        c.add(
+            "CONTEXT_CAPSULE_INVALID", "Context capsule JSON parse error: the file starts with a BOM", span=Span(0, 0)
+        )
+        return VerifyResult(fp, INVALID, tuple(c.findings))
+    try:
+        capsule = parse_json(text)
+    except ValueError as exc:
+        pos = getattr(exc, "pos", None)
+        span = Span(pos, min(pos + 1, len(text))) if isinstance(pos, int) else Span(0, 0)
+        msg = getattr(exc, "msg", str(exc))
+        c.add("CONTEXT_CAPSULE_INVALID", f"Context capsule JSON parse error: {msg}", span=span)
+        return VerifyResult(fp, INVALID, tuple(c.findings))
+    c.where = locate(text)
+    if not isinstance(capsule, dict):
+        c.add("CONTEXT_CAPSULE_INVALID", "Context capsule must be a JSON object", at=())
+        return VerifyResult(fp, INVALID, tuple(c.findings))
+
+    version = capsule.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int | float) or version != 1:
+        shown = "undefined" if "schema_version" not in capsule else _js_string(version)
+        c.add("CONTEXT_CAPSULE_INVALID", f"Unsupported schema version: {shown}", at=("schema_version",))
+        return VerifyResult(fp, INVALID, tuple(c.findings), capsule)
+
+    size = len(doc.data)
+    if size > HARD_LIMIT_BYTES:
+        c.add(
+            "CONTEXT_CAPSULE_TOO_LARGE",
+            f"Capsule exceeds hard size limit ({size} > {HARD_LIMIT_BYTES} bytes).",
+            span=Span(0, 0),
+            data={"size": size},
+        )
+    for hit in scan_secrets(capsule):
+        c.add(
+            "CONTEXT_CAPSULE_SECRET_DETECTED",
+            f"{hit.message} (at {hit.where})",
+            at=hit.path,
+            member=hit.key is not None,
+            subject=hit.where,
+        )
+    _schema_findings(c, capsule)
+
+    sources = _recorded_sources(capsule)
+    if sources is None:
+        return VerifyResult(fp, _state_of(c.findings), tuple(c.findings), capsule)
+
+    unchanged = _freshness(repo, c, fp, capsule, sources)
+    _dropped_and_conflicts(repo, c, fp, capsule, unchanged)
+    return VerifyResult(fp, _state_of(c.findings), tuple(c.findings), capsule)
+
+
+def _schema_findings(c: _Collector, capsule: dict[str, Any]) -> None:
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(CAPSULE_SCHEMA)
+    for error in sorted(validator.iter_errors(capsule), key=lambda e: [str(p) for p in e.absolute_path]):
+        where = tuple(error.absolute_path)
+        shown = "/".join(str(p) for p in where) or "(root)"
+        c.add(
+            "CONTEXT_CAPSULE_INVALID",
+            f"Capsule does not match context-capsule v1 at {shown}: {error.message}",
+            at=where,
+            subject=shown,
+        )
+
+
+def _recorded_sources(capsule: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    prov = capsule.get("provenance")
+    if not isinstance(prov, dict) or not isinstance(prov.get("sources"), list):
+        return None
+    sources = prov["sources"]
+    if not all(isinstance(s, dict) and isinstance(s.get("path"), str) for s in sources):
+        return None
+    return list(sources)
+
+
+def _freshness(
+    repo: GemstackRepo, c: _Collector, fp: str, capsule: Mapping[str, Any], sources: list[dict[str, Any]]
+) -> dict[str, str]:
+    """Re-hash every recorded source; returns role -> path for the first unchanged source of each role."""
+    unchanged: dict[str, str] = {}
+    seen_roles: set[str] = set()
+    recorded: set[str] = set()
+    for i, src in enumerate(sources):
+        raw_path = src["path"]
+        role = src.get("role")
+        rel = clean_repo_path(raw_path)
+        at: JsonPath = ("provenance", "sources", i)
+        if rel is None:
+            c.add(
+                "CONTEXT_CAPSULE_INVALID",
+                f"Recorded source path is not repository-relative: {raw_path}",
+                at=(*at, "path"),
+                subject=raw_path,
+            )
+            continue
+        recorded.add(rel)
+        try:
+            current = hash_source(repo, rel)
+        except SourceError as exc:
+            c.add(
+                "CONTEXT_CAPSULE_SOURCE_MISMATCH",
+                f"Recorded source file {raw_path} cannot be hashed: {exc}",
+                at=at,
+                subject=raw_path,
+            )
+            continue
+        if current is None:
+            c.add(
+                "CONTEXT_CAPSULE_SOURCE_MISMATCH",
+                f"Recorded source file missing on disk: {raw_path}",
+                at=at,
+                subject=raw_path,
+                data={"source": rel, "role": role},
+            )
+        elif current != src.get("hash"):
+            c.add(
+                "CONTEXT_CAPSULE_STALE",
+                f"Source file {raw_path} was modified since capsule generation.",
+                at=at,
+                subject=raw_path,
+                data={"source": rel, "role": role},
+            )
+        elif isinstance(role, str) and role not in seen_roles:
+            unchanged[role] = rel
+        if isinstance(role, str):
+            seen_roles.add(role)
+
+    prov = capsule["provenance"]
+    if prov.get("source_set_hash") != source_set_hash(sources):
+        c.add(
+            "CONTEXT_CAPSULE_STALE",
+            "Capsule source_set_hash does not reconcile with recorded source files.",
+            at=("provenance", "source_set_hash"),
+            subject="source_set_hash",
+        )
+    for role, path in candidate_paths(fp):
+        if path in recorded:
+            continue
+        try:
+            exists = hash_source(repo, path) is not None
+        except SourceError:
+            exists = True
+        if exists:
+            c.add(
+                "CONTEXT_CAPSULE_STALE",
+                f"New source {path} ({role}) appeared since capsule generation.",
+                at=("provenance", "sources"),
+                subject=path,
+                data={"source": path, "role": role},
+            )
+            unchanged.pop(role, None)
+
+    generator = capsule.get("generator")
+    if isinstance(generator, dict) and generator.get("name") == GENERATOR_NAME:
+        _derived_freshness(repo, c, capsule)
+    return unchanged
+
+
+def _derived_freshness(repo: GemstackRepo, c: _Collector, capsule: Mapping[str, Any]) -> None:
+    """Inputs this generator reads beyond the reference's sources: package.json and shipped specs."""
+    project = capsule.get("project")
+    if isinstance(project, dict) and isinstance(project.get("name"), str) and project["name"] != project_name(repo):
+        c.add(
+            "CONTEXT_CAPSULE_STALE",
+            "The project name changed since capsule generation (package.json or folder name).",
+            at=("project", "name"),
+            subject="project.name",
+        )
+    history = capsule.get("historical_context")
+    if not isinstance(history, list):
+        return
+    for i, entry in enumerate(history):
+        if not isinstance(entry, dict) or not isinstance(entry.get("spec_hash"), str):
+            continue
+        feature = clean_repo_path(str(entry.get("feature", "")))
+        if feature is None:
+            continue
+        try:
+            current = hash_source(repo, f"{feature}/spec.md")
+        except SourceError:
+            current = None
+        if current != entry["spec_hash"]:
+            c.add(
+                "CONTEXT_CAPSULE_STALE",
+                f"Shipped feature spec {feature}/spec.md changed since capsule generation.",
+                at=("historical_context", i),
+                subject=f"{feature}/spec.md",
+            )
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality that keeps booleans apart from numbers."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    return bool(a == b)
+
+
+def _norm_values(values: Any) -> list[str] | None:
+    if not isinstance(values, list):
+        return None
+    return sorted(str(v).strip() for v in values)
+
+
+def _dropped_and_conflicts(
+    repo: GemstackRepo, c: _Collector, fp: str, capsule: Mapping[str, Any], unchanged: Mapping[str, str]
+) -> None:
+    spec_path = unchanged.get("SPECIFICATION")
+    if spec_path is not None:
+        spec = repo.document(spec_path)
+        if spec.text is not None:
+            _check_spec_claims(c, spec_path, spec.text, capsule)
+    tasks_path = unchanged.get("TASKS")
+    if tasks_path is not None:
+        tasks = repo.document(tasks_path)
+        if tasks.text is not None:
+            _check_task_claims(c, tasks_path, tasks.text, capsule)
+    recorded_roles = {s.get("role") for s in capsule["provenance"]["sources"] if isinstance(s, dict)}
+    state_path = unchanged.get("LIFECYCLE_STATE")
+    if state_path is not None or ("LIFECYCLE_STATE" not in recorded_roles and not repo.exists(".gemstack/state.json")):
+        _check_project_claims(repo, c, capsule)
+    project = capsule.get("project")
+    if isinstance(project, dict) and isinstance(project.get("active_feature"), str):
+        claimed = feature_path(project["active_feature"])
+        if claimed != fp:
+            c.add(
+                "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
+                f'Capsule claims active feature "{project["active_feature"]}" but it belongs to {fp}.',
+                at=("project", "active_feature"),
+                subject="project.active_feature",
+            )
+
+
+def _check_spec_claims(c: _Collector, spec_path: str, text: str, capsule: Mapping[str, Any]) -> None:
+    invariants = capsule.get("canonical_invariants")
+    if isinstance(invariants, list):
+        rules = {i.get("rule") for i in invariants if isinstance(i, dict)}
+        for inv in extract_invariants(text):
+            if inv.rule not in rules:
+                c.add(
+                    "CONTEXT_CAPSULE_INVARIANT_DROPPED",
+                    f'Normative constraint "{inv.rule}" is missing from capsule.',
+                    path=spec_path,
+                    span=inv.span,
+                    subject=inv.id,
+                )
+    try:
+        contracts = read_contracts(text)
+    except BlockError:
+        contracts = None
+    claimed = capsule.get("frozen_contracts")
+    if contracts is not None and isinstance(claimed, list):
+        _check_contracts(c, spec_path, contracts, claimed)
+    matrix_claim = capsule.get("acceptance_matrix")
+    if isinstance(matrix_claim, dict):
+        try:
+            matrix = read_test_matrix(text)
+        except BlockError:
+            return
+        _check_matrix(c, spec_path, matrix, matrix_claim)
+
+
+def _check_contracts(c: _Collector, spec_path: str, contracts: list[Contract], claimed: list[Any]) -> None:
+    by_id = {k.id: k for k in contracts}
+    claimed_ids: set[str] = set()
+    conflict = "CONTEXT_CAPSULE_AUTHORITY_CONFLICT"
+    for i, item in enumerate(claimed):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue
+        cid = item["id"]
+        claimed_ids.add(cid)
+        at: JsonPath = ("frozen_contracts", i)
+        src = by_id.get(cid)
+        if src is None:
+            c.add(
+                conflict, f'Capsule claims frozen contract "{cid}" that spec.md does not declare.', at=at, subject=cid
+            )
+            continue
+        related = (Related(spec_path, src.span, f'"{cid}" as declared in spec.md'),)
+        if "type" in item and item["type"] != src.type:
+            c.add(
+                conflict,
+                f'Frozen contract "{cid}": capsule says type {item["type"]}, spec.md declares {src.type}.',
+                at=(*at, "type"),
+                subject=cid,
+                related=related,
+            )
+            continue
+        if src.type in _TYPES_WITH_VALUE and "value" in item and not _same(item["value"], src.raw.get("value")):
+            c.add(
+                conflict,
+                f'Frozen contract "{cid}": capsule value differs from the value spec.md declares.',
+                at=(*at, "value"),
+                subject=cid,
+                related=related,
+            )
+        if "values" in item and _norm_values(item["values"]) != _norm_values(src.raw.get("values")):
+            c.add(
+                conflict,
+                f'Frozen contract "{cid}": capsule values differ from the values spec.md declares.',
+                at=(*at, "values"),
+                subject=cid,
+                related=related,
+            )
+        if "entity" in item and item["entity"] != src.raw.get("entity"):
+            c.add(
+                conflict,
+                f'Frozen contract "{cid}": capsule entity differs from spec.md.',
+                at=(*at, "entity"),
+                subject=cid,
+                related=related,
+            )
+    for k in contracts:
+        if k.id not in claimed_ids:
+            c.add(
+                "CONTEXT_CAPSULE_INVARIANT_DROPPED",
+                f'Frozen contract "{k.id}" is missing from capsule.',
+                path=spec_path,
+                span=k.span,
+                subject=k.id,
+            )
+
+
+def _check_matrix(c: _Collector, spec_path: str, matrix: Any, claim: Mapping[str, Any]) -> None:
+    conflict = "CONTEXT_CAPSULE_AUTHORITY_CONFLICT"
+    related = (Related(spec_path, matrix.span if matrix else None, "gemstack-test-matrix in spec.md"),)
+    ids = matrix.ids if matrix is not None else []
+    total = claim.get("total_required")
+    if isinstance(total, int | float) and not isinstance(total, bool) and total != len(ids):
+        c.add(
+            conflict,
+            f"Capsule claims {js_number(total)} acceptance tests; spec.md declares {len(ids)}.",
+            at=("acceptance_matrix", "total_required"),
+            subject="acceptance_matrix.total_required",
+            related=related,
+        )
+    if "signature" in claim:
+        expected = matrix.signature if matrix is not None else None
+        if claim["signature"] != expected:
+            c.add(
+                conflict,
+                "Capsule acceptance signature does not match spec.md's gemstack-test-matrix.",
+                at=("acceptance_matrix", "signature"),
+                subject="acceptance_matrix.signature",
+                related=related,
+            )
+    claimed_ids = claim.get("canonical_ids")
+    if isinstance(claimed_ids, list):
+        extra = [str(x) for x in claimed_ids if x not in ids]
+        missing = [x for x in ids if x not in claimed_ids]
+        if extra or missing:
+            parts = []
+            if extra:
+                parts.append("claims " + ", ".join(extra))
+            if missing:
+                parts.append("omits " + ", ".join(missing))
+            c.add(
+                conflict,
+                f"Capsule acceptance ids differ from spec.md: {'; '.join(parts)}.",
+                at=("acceptance_matrix", "canonical_ids"),
+                subject="acceptance_matrix.canonical_ids",
+                related=related,
+            )
+
+
+_REFERENCE_EMPTY_TASKS = {"total": 0, "completed": 0, "in_progress": None, "active_task_ids": []}
+
+
+def _check_task_claims(c: _Collector, tasks_path: str, text: str, capsule: Mapping[str, Any]) -> None:
+    claim = capsule.get("tasks_state")
+    if not isinstance(claim, dict) or claim == _REFERENCE_EMPTY_TASKS:
+        # The reference writes this default when it cannot parse tasks.md: an omission.
+        return
+    tasks = parse_tasks(text).tasks
+    ids = [t.id for t in tasks]
+    done = {t.id for t in tasks if t.done}
+    conflict = "CONTEXT_CAPSULE_AUTHORITY_CONFLICT"
+    related = (Related(tasks_path, None, "tasks.md"),)
+    total = claim.get("total")
+    if isinstance(total, int | float) and not isinstance(total, bool) and total != len(ids):
+        c.add(
+            conflict,
+            f"Capsule claims {js_number(total)} tasks; tasks.md lists {len(ids)}.",
+            at=("tasks_state", "total"),
+            subject="tasks_state.total",
+            related=related,
+        )
+    completed = claim.get("completed")
+    if isinstance(completed, int | float) and not isinstance(completed, bool) and completed > len(done):
+        c.add(
+            conflict,
+            f"Capsule claims {js_number(completed)} completed tasks; tasks.md shows {len(done)} checked.",
+            at=("tasks_state", "completed"),
+            subject="tasks_state.completed",
+            related=related,
+        )
+    by_id = {t.id: t for t in tasks}
+    for key in ("active_task_ids", "completed_task_ids"):
+        values = claim.get(key)
+        if not isinstance(values, list):
+            continue
+        for i, tid in enumerate(values):
+            if tid not in by_id:
+                c.add(
+                    conflict,
+                    f'Capsule lists task "{tid}" that tasks.md does not declare.',
+                    at=("tasks_state", key, i),
+                    subject=str(tid),
+                    related=related,
+                )
+            elif key == "completed_task_ids" and tid not in done:
+                task = by_id[tid]
+                c.add(
+                    conflict,
+                    f"Capsule claims task {tid} is complete; tasks.md shows it unchecked.",
+                    at=("tasks_state", key, i),
+                    subject=str(tid),
+                    related=(Related(tasks_path, task.checkbox_span, f"{tid} in tasks.md"),),
+                )
+    in_progress = claim.get("in_progress")
+    if isinstance(in_progress, str) and in_progress not in by_id:
+        c.add(
+            conflict,
+            f'Capsule names task "{in_progress}" in progress, but tasks.md does not declare it.',
+            at=("tasks_state", "in_progress"),
+            subject=in_progress,
+            related=related,
+        )
+
+
+def _check_project_claims(repo: GemstackRepo, c: _Collector, capsule: Mapping[str, Any]) -> None:
+    project = capsule.get("project")
+    if not isinstance(project, dict):
+        return
+    state = read_state(repo) or {}
+    phase = state.get("current_phase") or DEFAULT_PHASE
+    status = state.get("status") or DEFAULT_STATUS
+    related = (Related(".gemstack/state.json", None, "state.json"),) if repo.exists(".gemstack/state.json") else ()
+    if "current_phase" in project and project["current_phase"] != phase:
+        c.add(
+            "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
+            f'Capsule claims phase "{project["current_phase"]}"; state.json says "{phase}".',
+            at=("project", "current_phase"),
+            subject="project.current_phase",
+            related=related,
+        )
+    if "lifecycle_status" in project and project["lifecycle_status"] != status:
+        c.add(
+            "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
+            f'Capsule claims lifecycle status "{project["lifecycle_status"]}"; state.json says "{status}".',
+            at=("project", "lifecycle_status"),
+            subject="project.lifecycle_status",
+            related=related,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Editor and `check` findings
+
+
+def _summary(result: VerifyResult) -> str:
+    changed = sorted({str(f.subject) for f in result.findings if f.code in _STALE_CODES and f.subject})
+    if result.state == STALE:
+        what = ", ".join(changed) if changed else "its sources"
+        return f"Context capsule is STALE: {what} changed since generation. Regenerate it."
+    codes = sorted({f.code for f in result.findings if f.code in _INVALID_CODES})
+    counts = ", ".join(f"{code} x{sum(1 for f in result.findings if f.code == code)}" for code in codes)
+    return f"Context capsule is INVALID ({counts}). Regenerate it from the sources."
+
 
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
-    return ()
+    """Capsule findings for every feature that has a capsule or opted into one.
+
+    Each finding sits where it belongs (the capsule's source entry or claim, a spec line, a
+    contract); a summary naming what changed also goes on the feature's spec.md title line.
+    Legacy features (no capsule, no opt-in) produce nothing here.
+    """
+    out: list[Finding] = []
+    for feature in repo.features():
+        result = verify_capsule(repo, feature.path)
+        if result.state in (VALID, LEGACY):
+            continue
+        out.extend(result.findings)
+        if result.state == MISSING:
+            continue
+        spec_path = feature.spec
+        if not repo.exists(spec_path):
+            continue
+        title = _title_span(repo, spec_path)
+        primary = "CONTEXT_CAPSULE_STALE" if result.state == STALE else _primary_invalid(result)
+        out.append(
+            Finding(
+                primary,
+                _summary(result),
+                spec_path,
+                title,
+                subject=CAPSULE_FILE,
+                phase="capsule",
+                fixes=capsule_fixes(feature.path),
+                related=tuple(Related(f.path, f.span, f.message) for f in result.findings if f.path != spec_path)[:20],
+            )
+        )
+    return out
+
+
+def _primary_invalid(result: VerifyResult) -> str:
+    order = (
+        "CONTEXT_CAPSULE_SECRET_DETECTED",
+        "CONTEXT_CAPSULE_INVALID",
+        "CONTEXT_CAPSULE_TOO_LARGE",
+        "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
+        "CONTEXT_CAPSULE_INVARIANT_DROPPED",
+    )
+    codes = {f.code for f in result.findings}
+    return next((c for c in order if c in codes), "CONTEXT_CAPSULE_INVALID")

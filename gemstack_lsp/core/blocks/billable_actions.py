@@ -1,0 +1,124 @@
+"""The ``gemstack-billable-actions`` block: the actions a spec declares, or a plan binds to providers.
+
+The block is this project's (the reference does not parse it; shape in ARCHITECTURE.md
+"Blocks", schema ``schemas/gemstack-billable-actions.schema.json``). Every id keeps its span:
+the action id, the capability id and each provider id of the fallback chain, so findings can
+point at exactly the provider that fails a gate. An entry that breaks the schema is reported
+as ``BILLABLE_ACTIONS_INVALID`` and left out; the other entries still count.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_issues
+from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
+from gemstack_lsp.core.markdown import Fence
+from gemstack_lsp.core.text import Span
+
+KIND: Final = "gemstack-billable-actions"
+CODE: Final = "BILLABLE_ACTIONS_INVALID"
+INFO: Final = BlockKindInfo(
+    kind=KIND,
+    parse_code=CODE,
+    multiple_message="Found {n} gemstack-billable-actions blocks; exactly one is permitted per document.",
+    syntax_prefix="Failed to parse gemstack-billable-actions JSON: ",
+)
+
+
+@functools.cache
+def schema() -> dict[str, Any]:
+    text = resources.files("gemstack_lsp.schemas").joinpath("gemstack-billable-actions.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@dataclass(frozen=True)
+class ProviderRef:
+    """One provider id of a fallback chain, where it is written."""
+
+    id: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class BillableAction:
+    """A declared (spec.md) or bound (plan.md) billable action."""
+
+    id: str
+    id_span: Span
+    description: str
+    category: str
+    capability_id: str
+    capability_span: Span
+    providers: tuple[ProviderRef, ...]
+    side_effect: str | None
+    path: str
+    span: Span
+
+
+def parse_billable_actions(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[BillableAction]:
+    """The actions of the document's ``gemstack-billable-actions`` block, with every finding."""
+    return _parse(path, text, tuple(fences) if fences is not None else None)
+
+
+@functools.lru_cache(maxsize=128)
+def _parse(path: str, text: str, fences: tuple[Fence, ...] | None) -> BlockResult[BillableAction]:
+    source = read_block(path, text, INFO, fences)
+    if not source.present or not source.parsed:
+        return source.result((), ())
+    root = source.root
+    findings: list[Finding] = []
+    issues = schema_issues(root, schema())
+    bad_items = {i.path[0] for i in issues if i.path and isinstance(i.path[0], int)}
+    for issue in issues:
+        where = ".".join(str(p) for p in issue.path) or "block"
+        findings.append(source.finding(CODE, f"Invalid billable action at {where}: {issue.message}", issue.span))
+    items: list[BillableAction] = []
+    seen: dict[str, Span] = {}
+    if isinstance(root, JsonArray):
+        for index, node in enumerate(root.items):
+            if index in bad_items or not isinstance(node, JsonObject):
+                continue
+            action = _action(path, node)
+            if action.id in seen:
+                findings.append(
+                    source.finding(CODE, f'Duplicate billable action id "{action.id}".', action.id_span, action.id)
+                )
+                continue
+            seen[action.id] = action.id_span
+            items.append(action)
+    return source.result(items, findings)
+
+
+def _string(node: JsonObject, key: str) -> JsonString:
+    value = node.get(key)
+    assert isinstance(value, JsonString)
+    return value
+
+
+def _action(path: str, node: JsonObject) -> BillableAction:
+    """An action from an entry that passed the schema."""
+    ident = _string(node, "id")
+    capability = _string(node, "capability_id")
+    chain = node.get("providers")
+    assert isinstance(chain, JsonArray)
+    side = node.get("side_effect")
+    return BillableAction(
+        id=ident.value,
+        id_span=ident.span,
+        description=_string(node, "description").value,
+        category=_string(node, "category").value,
+        capability_id=capability.value,
+        capability_span=capability.span,
+        providers=tuple(ProviderRef(p.value, p.span) for p in chain.items if isinstance(p, JsonString)),
+        side_effect=side.value if isinstance(side, JsonString) else None,
+        path=path,
+        span=node.span,
+    )

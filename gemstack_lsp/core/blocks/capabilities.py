@@ -1,0 +1,127 @@
+"""The ``gemstack-capabilities`` block: a provider registry written in spec.md or plan.md.
+
+This project's block (shape in ARCHITECTURE.md "Blocks", schema
+``schemas/gemstack-capabilities.schema.json``): an array of providers, each with its type,
+the capability ids it declares and, optionally, the adapter that implements them. Every id
+keeps its span. An entry that breaks the schema is reported as ``CAPABILITIES_INVALID`` and left
+out.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_issues
+from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
+from gemstack_lsp.core.markdown import Fence
+from gemstack_lsp.core.text import Span
+
+KIND: Final = "gemstack-capabilities"
+CODE: Final = "CAPABILITIES_INVALID"
+INFO: Final = BlockKindInfo(
+    kind=KIND,
+    parse_code=CODE,
+    multiple_message="Found {n} gemstack-capabilities blocks; exactly one is permitted per document.",
+    syntax_prefix="Failed to parse gemstack-capabilities JSON: ",
+)
+ENDPOINT_KEYS: Final = ("url", "endpoint", "host", "base_url")
+
+
+@functools.cache
+def schema() -> dict[str, Any]:
+    text = resources.files("gemstack_lsp.schemas").joinpath("gemstack-capabilities.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@dataclass(frozen=True)
+class CapabilityRef:
+    """One capability id of a declaration, where it is written."""
+
+    id: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class EndpointField:
+    """A URL-like field of a declaration (``url``, ``endpoint``, ``host``, ``base_url``)."""
+
+    name: str
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class CapabilityDeclaration:
+    """One provider of a ``gemstack-capabilities`` block."""
+
+    provider_id: str
+    provider_span: Span
+    type: str
+    type_span: Span
+    capabilities: tuple[CapabilityRef, ...]
+    adapter: str | None
+    adapter_span: Span | None
+    endpoints: tuple[EndpointField, ...]
+    path: str
+    span: Span
+
+
+def parse_capabilities(
+    path: str, text: str, fences: Sequence[Fence] | None = None
+) -> BlockResult[CapabilityDeclaration]:
+    """The providers of the document's ``gemstack-capabilities`` block, with every finding."""
+    return _parse(path, text, tuple(fences) if fences is not None else None)
+
+
+@functools.lru_cache(maxsize=128)
+def _parse(path: str, text: str, fences: tuple[Fence, ...] | None) -> BlockResult[CapabilityDeclaration]:
+    source = read_block(path, text, INFO, fences)
+    if not source.present or not source.parsed:
+        return source.result((), ())
+    root = source.root
+    findings: list[Finding] = []
+    issues = schema_issues(root, schema())
+    bad_items = {i.path[0] for i in issues if i.path and isinstance(i.path[0], int)}
+    for issue in issues:
+        where = ".".join(str(p) for p in issue.path) or "block"
+        findings.append(source.finding(CODE, f"Invalid provider declaration at {where}: {issue.message}", issue.span))
+    items: list[CapabilityDeclaration] = []
+    if isinstance(root, JsonArray):
+        for index, node in enumerate(root.items):
+            if index in bad_items or not isinstance(node, JsonObject):
+                continue
+            items.append(_declaration(path, node))
+    return source.result(items, findings)
+
+
+def _declaration(path: str, node: JsonObject) -> CapabilityDeclaration:
+    """A declaration from an entry that passed the schema."""
+    pid = node.get("provider_id")
+    ptype = node.get("type")
+    caps = node.get("capabilities")
+    assert isinstance(pid, JsonString) and isinstance(ptype, JsonString) and isinstance(caps, JsonArray)
+    adapter = node.get("adapter")
+    endpoints = tuple(
+        EndpointField(key, value.value, value.span)
+        for key in ENDPOINT_KEYS
+        if isinstance(value := node.get(key), JsonString)
+    )
+    return CapabilityDeclaration(
+        provider_id=pid.value,
+        provider_span=pid.span,
+        type=ptype.value,
+        type_span=ptype.span,
+        capabilities=tuple(CapabilityRef(c.value, c.span) for c in caps.items if isinstance(c, JsonString)),
+        adapter=adapter.value if isinstance(adapter, JsonString) else None,
+        adapter_span=adapter.span if adapter is not None else None,
+        endpoints=endpoints,
+        path=path,
+        span=node.span,
+    )

@@ -1,0 +1,616 @@
+"""The cost ledger (``cost-ledger.json``, Upgrade C section 9): load, audit, validate, age.
+
+Loading follows the reference (``gemstack-cli.md`` section 11.1): unreadable or malformed
+JSON stops at once; then the secret audit (every violation is its own finding, and any stops
+the load); then the schema (``schemas/cost-ledger-v1.schema.json`` run with jsonschema, every
+error its own finding, messages and order as the reference's validator, plus the rules a schema
+cannot say: a ``freshness_date`` JavaScript's ``Date.parse`` accepts); then the staleness
+warnings. Every ``COST_LEDGER_INVALID`` finding points at the JSON that explains it (the key
+named like a credential, the value shaped like one, the wrong value, or the key of the object
+that lacks a member), and a secret value is never echoed.
+
+Findings use the reference's fingerprint slots: ``subject`` is the contract id
+(``upgrade-c-cost-states``, or ``secrets-forbidden-in-safety-artifacts`` for a secret) and
+``phase`` is ``IMPLEMENTATION``; the location is the repository-relative path.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
+from typing import Any, Final
+
+import jsonschema
+
+from gemstack_lsp.core.cost.jsonedit import insert_member
+from gemstack_lsp.core.cost.jsvalues import (
+    UNDEFINED,
+    is_js_number,
+    js_date_parse,
+    js_json,
+    js_keys,
+    js_string,
+)
+from gemstack_lsp.core.findings import Finding, Fix, TextEdit
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, parse_json
+from gemstack_lsp.core.text import Span
+
+COST_STATES: Final = ("FREE", "BILLABLE", "POTENTIALLY_BILLABLE", "UNKNOWN")
+PROVIDER_TYPES: Final = ("COMMERCIAL", "LOCAL", "MOCK")
+LEDGER_CONTRACT: Final = "upgrade-c-cost-states"
+SECRETS_CONTRACT: Final = "secrets-forbidden-in-safety-artifacts"
+PHASE: Final = "IMPLEMENTATION"
+DEFAULT_MAX_AGE_DAYS: Final = 90
+SCHEMA_FILE: Final = "cost-ledger-v1.schema.json"
+
+#: Property names a ledger must never use (compared lower-cased, and lower-cased without - and _).
+FORBIDDEN_KEYS: Final = frozenset(
+    {
+        "apikey", "api_key", "token", "accesstoken", "access_token", "bearertoken", "bearer_token",
+        "secret", "clientsecret", "client_secret", "authorization", "private_key", "privatekey",
+        "passwd", "password", "credentials",
+    }
+)  # fmt: skip
+
+_JS_S = "[\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+
+#: Secret value patterns: (Python regex, the reference's JavaScript source as its messages print it).
+SECRET_PATTERNS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
+    (re.compile(r"sk-[a-zA-Z0-9_-]{16,}"), "/sk-[a-zA-Z0-9_-]{16,}/"),
+    (re.compile(r"ghp_[a-zA-Z0-9]{20,}"), "/ghp_[a-zA-Z0-9]{20,}/"),
+    (re.compile(rf"Bearer{_JS_S}+[a-zA-Z0-9._-]{{16,}}", re.IGNORECASE), "/Bearer\\s+[a-zA-Z0-9._-]{16,}/i"),
+    (re.compile(r"AIza[0-9A-Za-z_-]{30,}"), "/AIza[0-9A-Za-z-_]{30,}/"),
+    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), "/-----BEGIN [A-Z ]*PRIVATE KEY-----/"),
+)
+
+#: The default body of a ledger entry added by a fix: UNKNOWN until someone classifies it.
+UNCLASSIFIED_ENTRY: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "cost_state": "UNKNOWN",
+        "estimated_unit_cost": 0,
+        "assumption_source": "UNVERIFIED: set cost_state, estimated_unit_cost and freshness_date "
+        "from the provider's published pricing",
+    }
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# The ledger model
+
+
+@dataclass(frozen=True)
+class LedgerCapability:
+    """One ``providers.<id>.capabilities.<cap>`` entry of a valid ledger."""
+
+    provider_key: str
+    capability_id: str
+    cost_state: str
+    estimated_unit_cost: float | None
+    freshness_date: str | None
+    key_span: Span
+    span: Span
+    cost_state_span: Span | None
+
+
+@dataclass(frozen=True)
+class LedgerProvider:
+    """One provider of a valid ledger (``key`` as written in the file)."""
+
+    key: str
+    type: str
+    pricing_model: str
+    capabilities: Mapping[str, LedgerCapability]
+    key_span: Span
+    span: Span
+
+
+@dataclass(frozen=True)
+class CostLedger:
+    """A loaded, valid ledger."""
+
+    path: str
+    currency: str
+    providers: Mapping[str, LedgerProvider]
+
+    def entry(self, provider_key: str, capability_id: str) -> LedgerCapability | None:
+        provider = self.providers.get(provider_key)
+        return provider.capabilities.get(capability_id) if provider is not None else None
+
+
+@dataclass(frozen=True)
+class LedgerResult:
+    """The outcome of loading one ledger file: the ledger when valid, and every finding."""
+
+    path: str
+    exists: bool
+    ledger: CostLedger | None
+    findings: tuple[Finding, ...]
+    #: The parsed tree, whenever the text is syntactically valid JSON (even if the ledger is invalid).
+    root: JsonNode | None = None
+    text: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.ledger is not None
+
+    @property
+    def providers_node(self) -> JsonObject | None:
+        if isinstance(self.root, JsonObject):
+            node = self.root.get("providers")
+            if isinstance(node, JsonObject):
+                return node
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Secret audit (reference 11.2)
+
+
+@dataclass(frozen=True)
+class SecretViolation:
+    """A credential-like key or a secret-shaped value; ``span`` covers the key or the value."""
+
+    path: str
+    reason: str
+    span: Span
+
+
+def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
+    """Every credential-named key and secret-shaped string value, in the reference's walk order."""
+    out: list[SecretViolation] = []
+
+    def walk(node: JsonNode, path: str) -> None:
+        if isinstance(node, JsonString):
+            for pattern, source in SECRET_PATTERNS:
+                if pattern.search(node.value):
+                    out.append(SecretViolation(path, f"Forbidden secret pattern detected matching {source}", node.span))
+                    break
+            return
+        if isinstance(node, JsonArray):
+            for i, item in enumerate(node.items):
+                walk(item, f"{path}[{i}]")
+            return
+        if isinstance(node, JsonObject):
+            last = {m.key.value: m for m in node.members}
+            for key in js_keys(last):
+                member = last[key]
+                child = f"{path}.{key}" if path else key
+                lowered = key.lower()
+                if lowered in FORBIDDEN_KEYS or re.sub(r"[-_]", "", lowered) in FORBIDDEN_KEYS:
+                    out.append(
+                        SecretViolation(child, f'Forbidden credential property name detected: "{key}"', member.key.span)
+                    )
+                walk(member.value, child)
+
+    if root is not None:
+        walk(root, "")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema (reference 11.3), run through jsonschema
+
+
+@functools.cache
+def ledger_schema() -> dict[str, Any]:
+    text = resources.files("gemstack_lsp.schemas").joinpath(SCHEMA_FILE).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@functools.cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(ledger_schema())
+
+
+@dataclass(frozen=True)
+class SchemaIssue:
+    """One reference schema message and where it points."""
+
+    message: str
+    span: Span
+    order: tuple[int, ...]
+
+
+def _node_at(root: JsonNode, path: tuple[str | int, ...]) -> JsonNode | None:
+    node: JsonNode | None = root
+    for part in path:
+        if isinstance(node, JsonObject) and isinstance(part, str):
+            node = node.get(part)
+        elif isinstance(node, JsonArray) and isinstance(part, int) and part < len(node.items):
+            node = node.items[part]
+        else:
+            return None
+    return node
+
+
+def _key_span(root: JsonNode, path: tuple[str | int, ...]) -> Span | None:
+    """The span of the key that holds the node at ``path`` (``None`` for the root)."""
+    if not path:
+        return None
+    parent = _node_at(root, path[:-1])
+    if isinstance(parent, JsonObject) and isinstance(path[-1], str):
+        member = parent.member(path[-1])
+        if member is not None:
+            return member.key.span
+    return None
+
+
+def _head(node: JsonNode) -> Span:
+    return Span(node.span.start, min(node.span.start + 1, node.span.end))
+
+
+_ROOT_FIELDS = {"version": 0, "currency": 1, "providers": 2}
+_PROVIDER_FIELDS = {"type": 1, "pricing_model": 2, "capabilities": 3}
+_CAP_FIELDS = {"cost_state": 1, "estimated_unit_cost": 2, "freshness_date": 3}
+
+
+def validate_schema(root: JsonNode) -> list[SchemaIssue]:
+    """Every schema error of a parsed ledger, with the reference's message, span and order."""
+    data = root.to_python()
+    if not isinstance(data, dict):
+        return [SchemaIssue("Cost ledger root must be a JSON object", _head(root), (0,))]
+    issues: dict[str, SchemaIssue] = {}
+    provider_order = (
+        {k: i for i, k in enumerate(js_keys(data["providers"]))} if isinstance(data.get("providers"), dict) else {}
+    )
+
+    def value_of(path: tuple[str, ...]) -> Any:
+        cur: Any = data
+        for p in path:
+            if not isinstance(cur, dict) or p not in cur:
+                return UNDEFINED
+            cur = cur[p]
+        return cur
+
+    def where(path: tuple[str, ...]) -> Span:
+        node = _node_at(root, path)
+        if node is not None:
+            return node.span
+        # A missing member: point at the key of the object that lacks it (or its opening brace).
+        owner = path[:-1]
+        key = _key_span(root, owner)
+        if key is not None:
+            return key
+        owner_node = _node_at(root, owner)
+        return _head(owner_node if owner_node is not None else root)
+
+    def add(message: str, path: tuple[str, ...], order: tuple[int, ...]) -> None:
+        if message not in issues:
+            issues[message] = SchemaIssue(message, where(path), order)
+
+    for error in _validator().iter_errors(data):
+        path = tuple(str(p) for p in error.absolute_path)
+        if error.validator == "required":
+            # jsonschema reports each missing member; one pass over all of them keeps JS order.
+            for missing in error.validator_value:
+                if missing not in error.instance:
+                    _describe_error((*path, str(missing)), value_of, add, provider_order, data)
+            continue
+        _describe_error(path, value_of, add, provider_order, data)
+
+    # The rule the schema cannot state: freshness_date must satisfy Date.parse.
+    providers = data.get("providers")
+    if isinstance(providers, dict):
+        for pid, provider in providers.items():
+            if not isinstance(provider, dict) or not isinstance(provider.get("capabilities"), dict):
+                continue
+            caps = provider["capabilities"]
+            cap_order = {k: i for i, k in enumerate(js_keys(caps))}
+            for cid, cap in caps.items():
+                if isinstance(cap, dict) and "freshness_date" in cap and js_date_parse(cap["freshness_date"]) is None:
+                    add(
+                        f'Capability "{pid}.{cid}" has invalid freshness_date: "{js_string(cap["freshness_date"])}"',
+                        ("providers", pid, "capabilities", cid, "freshness_date"),
+                        (1, provider_order.get(pid, 0), 3, cap_order.get(cid, 0), 3),
+                    )
+    return sorted(issues.values(), key=lambda i: i.order)
+
+
+def _describe_error(
+    path: tuple[str, ...],
+    value_of: Any,
+    add: Any,
+    provider_order: Mapping[str, int],
+    data: Mapping[str, Any],
+) -> None:
+    """Turn one jsonschema error location into the reference's message."""
+    if not path:
+        return
+    head = path[0]
+    if len(path) == 1:
+        if head == "version":
+            add(f"Cost ledger version must be 1, got {js_json(value_of(path))}", path, (0, 0))
+        elif head == "currency":
+            add('Cost ledger requires non-empty string field "currency"', path, (0, 1))
+        elif head == "providers":
+            add('Cost ledger requires "providers" map', path, (0, 2))
+        return
+    if head != "providers":
+        return
+    pid = path[1]
+    p_ord = provider_order.get(pid, 0)
+    if len(path) == 2:
+        add(f'Provider "{pid}" must be an object', path, (1, p_ord, 0))
+        return
+    fld = path[2]
+    if len(path) == 3:
+        if fld == "type":
+            add(
+                f'Provider "{pid}" has invalid type "{js_string(value_of(path))}". '
+                f"Must be one of: {', '.join(PROVIDER_TYPES)}",
+                path,
+                (1, p_ord, 1),
+            )
+        elif fld == "pricing_model":
+            add(f'Provider "{pid}" requires string field "pricing_model"', path, (1, p_ord, 2))
+        elif fld == "capabilities":
+            add(f'Provider "{pid}" requires "capabilities" map', path, (1, p_ord, 3, -1))
+        return
+    if fld != "capabilities":
+        return
+    cid = path[3]
+    caps = value_of(path[:3])
+    c_ord = {k: i for i, k in enumerate(js_keys(caps))}.get(cid, 0) if isinstance(caps, dict) else 0
+    if len(path) == 4:
+        add(f'Provider "{pid}" capability "{cid}" must be an object', path, (1, p_ord, 3, c_ord, 0))
+        return
+    cap_field = path[4]
+    if cap_field == "cost_state":
+        add(
+            f'Capability "{pid}.{cid}" has invalid cost_state "{js_string(value_of(path))}". '
+            f"Must be one of: {', '.join(COST_STATES)}",
+            path,
+            (1, p_ord, 3, c_ord, 1),
+        )
+    elif cap_field == "estimated_unit_cost":
+        add(
+            f'Capability "{pid}.{cid}" requires non-negative number "estimated_unit_cost"',
+            path,
+            (1, p_ord, 3, c_ord, 2),
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Staleness (reference 11.4)
+
+
+@dataclass(frozen=True)
+class Staleness:
+    is_stale: bool
+    age_days: int | None
+    message: str | None
+
+
+def check_staleness(freshness_date: Any, now: dt.datetime, max_age_days: int = DEFAULT_MAX_AGE_DAYS) -> Staleness:
+    """The reference's staleness of one capability entry: missing, unparsable, or older than the limit.
+
+    ``freshness_date`` is the entry's value (``UNDEFINED`` when the key is absent); the age is
+    ``floor((now - date) / 1 day)`` and is stale only when strictly above ``max_age_days``.
+    """
+    if freshness_date is UNDEFINED or freshness_date is None or freshness_date in ("", 0, False):
+        return Staleness(True, None, "Capability entry missing required freshness_date")
+    parsed = js_date_parse(freshness_date)
+    if parsed is None:
+        return Staleness(True, None, f'Invalid freshness_date: "{js_string(freshness_date)}"')
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=dt.UTC)
+    diff_ms = (now - parsed) // dt.timedelta(milliseconds=1)
+    age = diff_ms // 86_400_000
+    if age > max_age_days:
+        return Staleness(
+            True,
+            age,
+            f'Pricing assumption freshness date "{js_string(freshness_date)}" is {age} days old '
+            f"(exceeds {max_age_days} days limit)",
+        )
+    return Staleness(False, age, None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def _finding(path: str, message: str, span: Span | None, contract: str = LEDGER_CONTRACT, **kw: Any) -> Finding:
+    return Finding("COST_LEDGER_INVALID", message, path, span, subject=contract, phase=PHASE, **kw)
+
+
+def load_ledger(
+    path: str,
+    text: str | None,
+    *,
+    now: dt.datetime,
+    max_age_days: int = DEFAULT_MAX_AGE_DAYS,
+    exists: bool = True,
+    read_error: str | None = None,
+) -> LedgerResult:
+    """Load one ledger from its text (``None`` when it could not be read), reference order.
+
+    ``path`` is repository-relative and is what findings point at; ``now`` is the injected clock.
+    """
+    if not exists:
+        return LedgerResult(path, False, None, (_finding(path, f"Cost ledger file not found at: {path}", None),))
+    if text is None:
+        detail = read_error or "unreadable"
+        return LedgerResult(path, True, None, (_finding(path, f"Failed to read cost ledger: {detail}", None),))
+    return _load_text(path, text, now, max_age_days)
+
+
+@functools.lru_cache(maxsize=128)
+def _load_text(path: str, text: str, now: dt.datetime, max_age_days: int) -> LedgerResult:
+    parsed = parse_json(text)
+    if parsed.errors or parsed.value is None:
+        err = parsed.errors[0] if parsed.errors else None
+        message = f"Cost ledger malformed JSON syntax: {err.message if err else 'Unexpected end of JSON input'}"
+        return LedgerResult(path, True, None, (_finding(path, message, err.span if err else Span(0, 0)),), None, text)
+    root = parsed.value
+
+    secrets = audit_secrets(root)
+    if secrets:
+        findings = tuple(
+            _finding(path, f"Secret violation at {v.path}: {v.reason}", v.span, SECRETS_CONTRACT) for v in secrets
+        )
+        return LedgerResult(path, True, None, findings, root, text)
+
+    issues = validate_schema(root)
+    if issues:
+        return LedgerResult(path, True, None, tuple(_finding(path, i.message, i.span) for i in issues), root, text)
+
+    assert isinstance(root, JsonObject)
+    ledger = _build(path, root)
+    warnings = tuple(_staleness_findings(path, text, root, now, max_age_days))
+    return LedgerResult(path, True, ledger, warnings, root, text)
+
+
+def _build(path: str, root: JsonObject) -> CostLedger:
+    providers_node = root.get("providers")
+    assert isinstance(providers_node, JsonObject)
+    providers: dict[str, LedgerProvider] = {}
+    for pmember in _members(providers_node):
+        pnode = pmember.value
+        assert isinstance(pnode, JsonObject)
+        caps_node = pnode.get("capabilities")
+        assert isinstance(caps_node, JsonObject)
+        caps: dict[str, LedgerCapability] = {}
+        for cmember in _members(caps_node):
+            cnode = cmember.value
+            assert isinstance(cnode, JsonObject)
+            cdata = cnode.to_python()
+            state_node = cnode.get("cost_state")
+            unit = cdata.get("estimated_unit_cost")
+            fresh = cdata.get("freshness_date")
+            caps[cmember.key.value] = LedgerCapability(
+                provider_key=pmember.key.value,
+                capability_id=cmember.key.value,
+                cost_state=str(cdata["cost_state"]),
+                estimated_unit_cost=float(unit) if unit is not None and is_js_number(unit) else None,
+                freshness_date=fresh if isinstance(fresh, str) else None,
+                key_span=cmember.key.span,
+                span=cnode.span,
+                cost_state_span=state_node.span if state_node is not None else None,
+            )
+        ptype = pnode.get("type")
+        pricing = pnode.get("pricing_model")
+        providers[pmember.key.value] = LedgerProvider(
+            key=pmember.key.value,
+            type=ptype.value if isinstance(ptype, JsonString) else "",
+            pricing_model=pricing.value if isinstance(pricing, JsonString) else "",
+            capabilities=MappingProxyType(caps),
+            key_span=pmember.key.span,
+            span=pnode.span,
+        )
+    currency = root.get("currency")
+    return CostLedger(path, currency.value if isinstance(currency, JsonString) else "", MappingProxyType(providers))
+
+
+def _members(obj: JsonObject) -> Iterator[Any]:
+    """An object's members in ``Object.keys`` order, the last of a repeated key winning."""
+    last = {m.key.value: m for m in obj.members}
+    for key in js_keys(last):
+        yield last[key]
+
+
+def _staleness_findings(
+    path: str, text: str, root: JsonObject, now: dt.datetime, max_age_days: int
+) -> Iterator[Finding]:
+    providers = root.get("providers")
+    assert isinstance(providers, JsonObject)
+    today = now.astimezone(dt.UTC).date().isoformat() if now.tzinfo else now.date().isoformat()
+    for pmember in _members(providers):
+        pnode = pmember.value
+        if not isinstance(pnode, JsonObject):
+            continue
+        caps = pnode.get("capabilities")
+        if not isinstance(caps, JsonObject):
+            continue
+        for cmember in _members(caps):
+            cnode = cmember.value
+            if not isinstance(cnode, JsonObject):
+                continue
+            fresh_member = cnode.member("freshness_date")
+            value = fresh_member.value.to_python() if fresh_member is not None else UNDEFINED
+            staleness = check_staleness(value, now, max_age_days)
+            if not staleness.is_stale:
+                continue
+            label = f"[{pmember.key.value}.{cmember.key.value}] {staleness.message}"
+            if fresh_member is None:
+                span, new = insert_member(text, cnode, "freshness_date", today)
+                fix = Fix(f"Add freshness_date ({today})", (TextEdit(path, span, new),), preferred=True)
+                target = cmember.key.span
+            else:
+                vspan = fresh_member.value.span
+                fix = Fix(
+                    f"Set freshness_date to {today} (after re-verifying the price)",
+                    (TextEdit(path, vspan, json.dumps(today)),),
+                )
+                target = vspan
+            yield Finding(
+                "STALE_PROVIDER_COST_ASSUMPTION",
+                label,
+                path,
+                target,
+                subject=LEDGER_CONTRACT,
+                phase=PHASE,
+                fixes=(fix,),
+                data=MappingProxyType({"provider_id": pmember.key.value, "capability_id": cmember.key.value}),
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# The "Add ledger entry" fix
+
+
+#: The currency a ledger created by a fix starts with (the unit of estimates, not a cost claim).
+NEW_LEDGER_CURRENCY: Final = "USD"
+
+
+def add_entry_fix(
+    ledger_path: str,
+    result: LedgerResult | None,
+    provider_id: str,
+    capability_id: str,
+    provider_type: str,
+) -> Fix | None:
+    """A fix that adds an UNKNOWN entry for (provider, capability) to a ledger, or creates the ledger.
+
+    The entry is never classified for the user: it says UNKNOWN, so the gates keep denying
+    until someone fills in the real cost state. ``None`` when the ledger exists but its JSON
+    cannot take an insertion (a syntax error, or no ``providers`` map).
+    """
+    entry = dict(UNCLASSIFIED_ENTRY)
+    title = f'Add ledger entry for "{provider_id}" / "{capability_id}" (cost_state UNKNOWN)'
+    if result is None or not result.exists:
+        doc = {
+            "$schema": "https://gemstack.dev/schemas/cost-ledger-v1.json",
+            "version": 1,
+            "currency": NEW_LEDGER_CURRENCY,
+            "providers": {
+                provider_id: {
+                    "type": provider_type,
+                    "pricing_model": "UNKNOWN",
+                    "capabilities": {capability_id: entry},
+                }
+            },
+        }
+        new = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return Fix(title + f" in a new {ledger_path}", (TextEdit(ledger_path, Span(0, 0), new),))
+    providers = result.providers_node
+    if providers is None or result.text is None:
+        return None
+    text = result.text
+    pmember = providers.member(provider_id)
+    if pmember is not None:
+        caps = pmember.value.get("capabilities") if isinstance(pmember.value, JsonObject) else None
+        if not isinstance(caps, JsonObject) or caps.member(capability_id) is not None:
+            return None
+        span, new = insert_member(text, caps, capability_id, entry)
+    else:
+        body = {"type": provider_type, "pricing_model": "UNKNOWN", "capabilities": {capability_id: entry}}
+        span, new = insert_member(text, providers, provider_id, body)
+    return Fix(title, (TextEdit(ledger_path, span, new),))

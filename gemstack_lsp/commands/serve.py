@@ -1,0 +1,41 @@
+"""`gemstack-lsp serve`: run the language server over stdio (or TCP for debugging).
+
+Nothing here imports pygls until ``run``: the CLI builds this parser for every invocation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead (debugging)")
+    parser.add_argument(
+        "--log-level", default="warning", choices=("error", "warning", "info", "debug"), help="stderr log level"
+    )
+
+
+def _address(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit():
+        raise SystemExit(f"gemstack-lsp serve: --tcp expects HOST:PORT, got {value!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, str(args.log_level).upper()),
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    from gemstack_lsp.server.server import serve_stdio, serve_tcp
+
+    if args.tcp:
+        host, port = _address(args.tcp)
+        serve_tcp(host, port)
+    else:
+        serve_stdio()
+    return 0

@@ -1,0 +1,252 @@
+"""workspace/executeCommand: the gemstack.* commands.
+
+- ``gemstack.regenerateCapsule [feature]``: generate the capsule from the sources as the editor
+  holds them, write it atomically, re-analyse (its findings clear), with ``$/progress``.
+- ``gemstack.verifyCapsule [feature]``: show the capsule's state and re-publish.
+- ``gemstack.checkWorkspace``: analyse every repository again and summarise.
+- ``gemstack.writePlan [uri]``: the safe plan writer on a gitnexus plan buffer.
+- ``gemstack.applyFix [fix]``: apply one serialised fix through ``workspace/applyEdit``.
+
+A feature argument is a file URI, an absolute path or a repository-relative ``specs/<name>``;
+anything that resolves outside the workspace is refused with an ``InvalidParams`` error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import os
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
+
+from gemstack_lsp.core.repo import Feature
+from gemstack_lsp.core.text import Span
+from gemstack_lsp.server import convert
+
+if TYPE_CHECKING:
+    from gemstack_lsp.server.server import GemstackServer
+
+log = logging.getLogger(__name__)
+
+REGENERATE = "gemstack.regenerateCapsule"
+VERIFY = "gemstack.verifyCapsule"
+CHECK = "gemstack.checkWorkspace"
+WRITE_PLAN = "gemstack.writePlan"
+APPLY_FIX = "gemstack.applyFix"
+COMMANDS = (REGENERATE, VERIFY, CHECK, WRITE_PLAN, APPLY_FIX)
+
+
+class CommandError(JsonRpcInvalidParams):
+    """A command argument the server refuses (answered as an LSP InvalidParams error)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message=f"gemstack: {message}")
+
+
+def _path_of(server: GemstackServer, arg: Any) -> str:
+    """An absolute path from a URI, an absolute path, or a path relative to a repository root."""
+    if isinstance(arg, dict):
+        arg = arg.get("uri") or arg.get("path") or arg.get("feature")
+    if not isinstance(arg, str) or not arg.strip():
+        raise CommandError(f"expected a file URI or path, got {arg!r}")
+    if arg.startswith("file:"):
+        path = convert.uri_to_path(arg)
+        if path is None:
+            raise CommandError(f"not a file URI: {arg!r}")
+    elif "://" in arg:
+        raise CommandError(f"only file: URIs are supported, got {arg!r}")
+    elif os.path.isabs(arg):
+        path = arg
+    else:
+        roots = server.session.roots()
+        hits = [os.path.join(r, arg) for r in roots if os.path.lexists(os.path.join(r, arg))]
+        if len(hits) == 1:
+            path = hits[0]
+        elif len(roots) == 1:
+            path = os.path.join(roots[0], arg)
+        elif not hits:
+            raise CommandError(f"{arg!r} is in no repository of the workspace")
+        else:
+            raise CommandError(f"{arg!r} is ambiguous between repositories; pass a URI")
+    path = os.path.normpath(path)
+    if not server.session.inside_workspace(path):
+        raise CommandError(f"{arg!r} lies outside the workspace; refusing to act on it")
+    return path
+
+
+def resolve_feature(server: GemstackServer, arg: Any) -> tuple[str, Feature]:
+    """The repository root and feature a command argument names (a feature folder or a file in it)."""
+    path = os.path.realpath(_path_of(server, arg))
+    root = server.session.root_of(os.path.join(path, "x") if os.path.isdir(path) else path)
+    if root is None:
+        raise CommandError(f"{arg!r} is not in a Gemstack repository")
+    rel = os.path.relpath(path, root).replace(os.sep, "/")
+    parts = rel.split("/")
+    if len(parts) < 2 or parts[0] != "specs":
+        raise CommandError(f"{arg!r} is not a feature folder (specs/<feature>) or a file in one")
+    return root, Feature(parts[1])
+
+
+@asynccontextmanager
+async def progress(server: GemstackServer, title: str) -> AsyncIterator[Any]:
+    """``$/progress`` around a piece of work, when the client supports server-created progress."""
+    token: str | None = None
+    if server.session.client.work_done_progress:
+        token = f"gemstack-{uuid.uuid4()}"
+        try:
+            await server.work_done_progress.create_async(token)
+            server.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title=title, percentage=0))
+        except Exception as exc:
+            log.info("work done progress refused: %s", exc)
+            token = None
+
+    def report(message: str, percentage: int) -> None:
+        if token is not None:
+            server.work_done_progress.report(
+                token, lsp.WorkDoneProgressReport(message=message, percentage=percentage)
+            )
+
+    try:
+        yield report
+    finally:
+        if token is not None:
+            server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
+
+
+def _show(server: GemstackServer, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
+    server.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
+
+
+async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, Any]:
+    from gemstack_lsp.core.capsule.generate import generate_capsule
+    from gemstack_lsp.fs import write_atomic
+
+    if not args:
+        raise CommandError(f"{REGENERATE} needs the feature (specs/<feature> or a URI)")
+    root, feature = resolve_feature(server, args[0])
+    session = server.session
+    engine = server.diagnostics
+    loop = asyncio.get_running_loop()
+    async with progress(server, "Regenerating the context capsule") as report:
+        # The sources as the editor holds them: unsaved buffers count.
+        repo = session.snapshot(root)
+        now = dt.datetime.now(dt.UTC)
+        result = await loop.run_in_executor(engine.executor, generate_capsule, repo, feature, now)
+        report(f"generated {feature.capsule}", 50)
+        if not result.ok or result.data is None:
+            message = f"Context capsule not generated for {feature.path}: {result.error_message}"
+            _show(server, message, lsp.MessageType.Error)
+            return {"written": False, "path": feature.capsule, "message": result.error_message}
+        target = os.path.join(root, feature.capsule)
+        data = result.data
+        await loop.run_in_executor(engine.executor, write_atomic, target, data)
+        report(f"wrote {feature.capsule}", 80)
+        await _sync_open_buffer(server, root, feature.capsule, data.decode("utf-8"))
+        request = engine.schedule(root)
+        await engine.current(root, request)
+    return {"written": True, "path": feature.capsule, "bytes": len(data)}
+
+
+async def _sync_open_buffer(server: GemstackServer, root: str, rel: str, text: str) -> None:
+    """When the written file is open, make the editor's buffer hold the new text too (else the
+    stale buffer would keep overlaying the fresh file)."""
+    session = server.session
+    doc = next((d for d in session.documents.values() if d.root == root and d.rel == rel), None)
+    if doc is None or doc.text == text or not session.client.apply_edit:
+        return
+    source = doc.source
+    whole = convert.to_range(source, Span(0, len(doc.text)), session.encoding)
+    edit = convert.workspace_edit(
+        [(doc.uri, whole, text, False)], {doc.uri: doc.version}, session.client.document_changes
+    )
+    try:
+        await server.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label="Context capsule"))
+    except Exception as exc:
+        log.info("could not update the open capsule buffer: %s", exc)
+
+
+async def verify_capsule(server: GemstackServer, *args: Any) -> dict[str, Any]:
+    from gemstack_lsp.core.capsule import verify
+
+    if not args:
+        raise CommandError(f"{VERIFY} needs the feature (specs/<feature> or a URI)")
+    root, feature = resolve_feature(server, args[0])
+    engine = server.diagnostics
+    repo = server.session.snapshot(root)
+    loop = asyncio.get_running_loop()
+    verify_fn = getattr(verify, "verify_capsule", None)
+    if verify_fn is None:
+        raise JsonRpcInternalError(message="gemstack: capsule verification is not available in this build")
+    outcome = await loop.run_in_executor(engine.executor, verify_fn, repo, feature)
+    state = str(getattr(getattr(outcome, "state", None), "value", getattr(outcome, "state", "UNKNOWN")))
+    findings = list(getattr(outcome, "findings", ()) or ())
+    kind = lsp.MessageType.Info if state in ("VALID", "LEGACY") else lsp.MessageType.Warning
+    detail = "; ".join(f"{f.code}: {f.message}" for f in findings[:3])
+    _show(server, f"Context capsule of {feature.path}: {state}" + (f" ({detail})" if detail else ""), kind)
+    await engine.current(root, engine.schedule(root))
+    return {"state": state, "findings": [f.code for f in findings]}
+
+
+async def check_workspace(server: GemstackServer, *args: Any) -> dict[str, Any]:
+    engine = server.diagnostics
+    totals: dict[str, int] = {}
+    roots = server.session.roots()
+    async with progress(server, "Checking the Gemstack workspace") as report:
+        for i, root in enumerate(roots):
+            st = await engine.current(root, engine.schedule(root))
+            for f in st.findings:
+                name = f.effective_severity.lsp_name
+                totals[name] = totals.get(name, 0) + 1
+            report(root, int(100 * (i + 1) / max(len(roots), 1)))
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(totals.items())) or "no findings"
+    _show(server, f"Gemstack: {len(roots)} repositor{'y' if len(roots) == 1 else 'ies'} checked: {summary}")
+    return {"roots": roots, "totals": totals}
+
+
+async def apply_fix(server: GemstackServer, *args: Any) -> dict[str, Any]:
+    if not args:
+        raise CommandError(f"{APPLY_FIX} needs a fix")
+    fixes = convert.fixes_from_data({"fixes": [args[0]]})
+    if not fixes or not fixes[0].edits:
+        raise CommandError("the fix carries no edits")
+    fix = fixes[0]
+    for uri, _, _, _ in fix.edits:
+        _path_of(server, uri)  # refuses anything outside the workspace
+    session = server.session
+    versions = {d.uri: d.version for d in session.documents.values()}
+    edit = convert.workspace_edit(fix.edits, versions, session.client.document_changes)
+    result = await server.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label=fix.title))
+    return {"applied": bool(result.applied), "reason": result.failure_reason}
+
+
+async def write_plan(server: GemstackServer, *args: Any) -> dict[str, Any]:
+    if not args:
+        raise CommandError(f"{WRITE_PLAN} needs the plan's URI")
+    path = _path_of(server, args[0])
+    raise JsonRpcInternalError(message=f"gemstack: the safe plan writer is not available yet ({path})")
+
+
+def register(server: GemstackServer) -> None:
+    handlers = {
+        REGENERATE: regenerate_capsule,
+        VERIFY: verify_capsule,
+        CHECK: check_workspace,
+        WRITE_PLAN: write_plan,
+        APPLY_FIX: apply_fix,
+    }
+    for name, handler in handlers.items():
+        _register_one(server, name, handler)
+
+
+def _register_one(server: GemstackServer, name: str, handler: Any) -> None:
+    async def run(ls: Any, *args: Any) -> Any:
+        server.stats[name] += 1
+        return await handler(server, *args)
+
+    server.command(name)(run)

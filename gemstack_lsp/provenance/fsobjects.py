@@ -181,9 +181,7 @@ class Materializer:
             raise ProvenanceError(f"Cannot open {absolute}: {error.strerror}") from error
         if sum(1 for anchor in self._anchors.values() if anchor.fd is not None) >= MAX_ANCHORED_DIRECTORIES:
             os.close(fd)
-            raise ProvenanceError(
-                f"Absence anchoring exceeds {MAX_ANCHORED_DIRECTORIES} pinned directories"
-            )
+            raise ProvenanceError(f"Absence anchoring exceeds {MAX_ANCHORED_DIRECTORIES} pinned directories")
         self._open.append(fd)
         held = Identity.of(os.fstat(fd))
 
@@ -282,9 +280,7 @@ class Materializer:
                 if traversal is not None:
                     traversal.content_bytes += len(chunk)
                     if traversal.content_bytes > MAX_DIRECTORY_BYTES:
-                        raise ProvenanceError(
-                            f"Directory inventory exceeds {MAX_DIRECTORY_BYTES} content bytes"
-                        )
+                        raise ProvenanceError(f"Directory inventory exceeds {MAX_DIRECTORY_BYTES} content bytes")
                 digest.update(chunk)
             if Identity.of(os.fstat(fd)) != expected:
                 raise ProvenanceError(f"{absolute} changed before evidence materialization completed")
@@ -334,9 +330,7 @@ class Materializer:
         except OSError as error:
             raise ProvenanceError(f"{absolute} changed before evidence materialization completed") from error
 
-    def _walk(
-        self, fd: int, absolute: str, depth: int, traversal: _Traversal
-    ) -> tuple[str, list[DirectoryEntry]]:
+    def _walk(self, fd: int, absolute: str, depth: int, traversal: _Traversal) -> tuple[str, list[DirectoryEntry]]:
         """Digest one directory bottom-up; returns its digest and its flattened entries."""
         if depth > MAX_DIRECTORY_DEPTH:
             raise ProvenanceError(f"Directory inventory exceeds depth {MAX_DIRECTORY_DEPTH}")
@@ -361,18 +355,14 @@ class Materializer:
             if traversal.entries > MAX_DIRECTORY_ENTRIES:
                 raise ProvenanceError(f"Directory inventory exceeds {MAX_DIRECTORY_ENTRIES} entries")
             if stat.S_ISREG(st.st_mode):
-                entries.append(
-                    DirectoryEntry(text, "regular", self._regular(fd, text, child_absolute, st, traversal))
-                )
+                entries.append(DirectoryEntry(text, "regular", self._regular(fd, text, child_absolute, st, traversal)))
             elif stat.S_ISLNK(st.st_mode):
                 entries.append(DirectoryEntry(text, "symlink", self._symlink(fd, text, child_absolute, held=False)))
             elif stat.S_ISDIR(st.st_mode):
                 child_fd = self._open_walk_directory(fd, text, child_absolute)
                 try:
                     if Identity.of(os.fstat(child_fd)) != Identity.of(st):
-                        raise ProvenanceError(
-                            f"{child_absolute} changed before evidence materialization completed"
-                        )
+                        raise ProvenanceError(f"{child_absolute} changed before evidence materialization completed")
                     digest, nested = self._walk(child_fd, child_absolute, depth + 1, traversal)
                 finally:
                     os.close(child_fd)

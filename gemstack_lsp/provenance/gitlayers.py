@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from gemstack_lsp.provenance.canonical import ABSENT_LAYER, Layer
 from gemstack_lsp.provenance.errors import ProvenanceError
 from gemstack_lsp.provenance.gitcmd import git
-from gemstack_lsp.provenance.paths import decode_repo_path
 
 _MODE_KINDS = {
     "040000": "directory",
@@ -29,9 +28,12 @@ class GitEntry:
     stage: int = 0
 
 
-def parse_ls_tree(raw: bytes) -> dict[str, GitEntry]:
-    """``ls-tree -r -t -z --full-tree``: ``<mode> SP <type> SP <oid> TAB <path> NUL``."""
-    entries: dict[str, GitEntry] = {}
+def parse_ls_tree(raw: bytes) -> dict[bytes, GitEntry]:
+    """``ls-tree -r -t -z --full-tree``: ``<mode> SP <type> SP <oid> TAB <path> NUL``.
+
+    Keys are the raw path bytes: only names that become evidence are decoded and validated, so
+    one odd name elsewhere in HEAD does not block every snapshot."""
+    entries: dict[bytes, GitEntry] = {}
     for token in raw.split(b"\0"):
         if not token:
             continue
@@ -39,21 +41,20 @@ def parse_ls_tree(raw: bytes) -> dict[str, GitEntry]:
         fields = header.split(b" ")
         if not tab or len(fields) != 3:
             raise ProvenanceError("Malformed git ls-tree record")
-        path = decode_repo_path(raw_path, "HEAD path")
-        entries[path] = GitEntry(fields[0].decode("ascii"), fields[2].decode("ascii"))
+        entries[raw_path] = GitEntry(fields[0].decode("ascii"), fields[2].decode("ascii"))
     return entries
 
 
 @dataclass(frozen=True)
 class IndexListing:
-    entries: dict[str, GitEntry]
-    unmerged: frozenset[str]
+    entries: dict[bytes, GitEntry]
+    unmerged: frozenset[bytes]
 
 
 def parse_ls_files(raw: bytes) -> IndexListing:
-    """``ls-files --stage -z``: ``<mode> SP <oid> SP <stage> TAB <path> NUL``."""
-    entries: dict[str, GitEntry] = {}
-    unmerged: set[str] = set()
+    """``ls-files --stage -z``: ``<mode> SP <oid> SP <stage> TAB <path> NUL`` (raw path keys)."""
+    entries: dict[bytes, GitEntry] = {}
+    unmerged: set[bytes] = set()
     for token in raw.split(b"\0"):
         if not token:
             continue
@@ -61,11 +62,10 @@ def parse_ls_files(raw: bytes) -> IndexListing:
         fields = header.split(b" ")
         if not tab or len(fields) != 3:
             raise ProvenanceError("Malformed git ls-files record")
-        path = decode_repo_path(raw_path, "index path")
         stage = int(fields[2])
-        if path in entries or stage != 0:
-            unmerged.add(path)
-        entries[path] = GitEntry(fields[0].decode("ascii"), fields[1].decode("ascii"), stage)
+        if raw_path in entries or stage != 0:
+            unmerged.add(raw_path)
+        entries[raw_path] = GitEntry(fields[0].decode("ascii"), fields[1].decode("ascii"), stage)
     return IndexListing(entries, frozenset(unmerged))
 
 

@@ -70,10 +70,7 @@ def validate_write_plan_path(value: str, label: str = "generated plan path") -> 
     validate_repo_path(value, label)
     match = _WRITE_PATTERN.fullmatch(value)
     if match is None:
-        raise_error(
-            "Generated-plan writes are restricted to "
-            "docs/plans/YYYY-MM-DD-gitnexus-plan-<3-5-word-slug>.md"
-        )
+        raise_error("Generated-plan writes are restricted to docs/plans/YYYY-MM-DD-gitnexus-plan-<3-5-word-slug>.md")
     year, month, day = (int(group) for group in match.groups())
     if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
         date = "-".join(match.groups())

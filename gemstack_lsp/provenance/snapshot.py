@@ -175,7 +175,7 @@ def take_snapshot(repo: str, generated_plan_path: str, cited: Sequence[str]) -> 
 
     entries: dict[str, tuple[GitEntry | None, GitEntry | None]] = {}
     for path in needed:
-        entries[path] = (head_listing.get(path), _index_entry(index, path))
+        entries[path] = (head_listing.get(path.encode("utf-8")), _index_entry(index, path))
     oids = [oid for pair in entries.values() for entry in pair if (oid := needed_oid(entry))]
     objects = read_objects(root, oids)
 
@@ -184,9 +184,7 @@ def take_snapshot(repo: str, generated_plan_path: str, cited: Sequence[str]) -> 
         records: dict[str, Record] = {}
         for path in needed:
             head_entry, index_entry = entries[path]
-            records[path] = _record(
-                path, facts.get(path), head_entry, index_entry, objects, materializer
-            )
+            records[path] = _record(path, facts.get(path), head_entry, index_entry, objects, materializer)
         materializer.check_guards()
         _check_control_files(controls)
         if (
@@ -206,9 +204,10 @@ def take_snapshot(repo: str, generated_plan_path: str, cited: Sequence[str]) -> 
 
 
 def _index_entry(index: IndexListing, path: str) -> GitEntry | None:
-    if path in index.unmerged:
+    key = path.encode("utf-8")
+    if key in index.unmerged:
         raise ProvenanceError(f"Unmerged index stages cannot be canonicalized for {path}")
-    entry = index.entries.get(path)
+    entry = index.entries.get(key)
     if entry is not None and kind_of(entry) == "directory":
         raise ProvenanceError(f"Unsupported Git object mode: {entry.mode}")
     return entry

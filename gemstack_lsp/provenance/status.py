@@ -94,9 +94,7 @@ def parse_status(raw: bytes) -> list[Fact]:
             position += 1
             destination = decode_repo_path(raw_path, "rename destination")
             facts.append(Fact(source, "renamed", rename_to=destination))
-            facts.append(
-                Fact(destination, "renamed" if xy[1] == "." else "mixed", rename_from=source)
-            )
+            facts.append(Fact(destination, "renamed" if xy[1] == "." else "mixed", rename_from=source))
         elif kind == b"?":
             raw_path = token[2:]
             embedded = raw_path.endswith(b"/")

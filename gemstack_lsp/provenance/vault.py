@@ -99,6 +99,4 @@ def verify_from_fresh_root(repo: str, artifact: Artifact) -> None:
     finally:
         os.close(git_fd)
     if "sha256:" + hashlib.sha256(data).hexdigest() != artifact.digest:
-        raise ProvenanceError(
-            f"Git-admin artifact changed before fresh-root verification: {git_path(artifact.name)}"
-        )
+        raise ProvenanceError(f"Git-admin artifact changed before fresh-root verification: {git_path(artifact.name)}")

@@ -85,9 +85,7 @@ def _os_code(error: OSError) -> str:
     return errno.errorcode.get(error.errno or 0, "EUNKNOWN")
 
 
-def check_write_request(
-    replace: object, expected_plan_path: object, expected_plan_digest: object
-) -> None:
+def check_write_request(replace: object, expected_plan_path: object, expected_plan_digest: object) -> None:
     """The flag rules shared by the CLI and the API (literal booleans, exact strings)."""
     if replace is not True and replace is not False:
         raise ProvenanceError("replace must be a literal boolean")
@@ -95,9 +93,7 @@ def check_write_request(
         if value is not None and not isinstance(value, str):
             raise ProvenanceError(f"{name} must be a string from the read-plan receipt")
     if replace and (expected_plan_path is None or expected_plan_digest is None):
-        raise ProvenanceError(
-            "--replace requires --expected-plan-path and --expected-plan-digest from read-plan"
-        )
+        raise ProvenanceError("--replace requires --expected-plan-path and --expected-plan-digest from read-plan")
     if not replace and (expected_plan_path is not None or expected_plan_digest is not None):
         raise ProvenanceError("--expected-plan-path and --expected-plan-digest require --replace")
 
@@ -185,8 +181,7 @@ class _Session:
         self.vault_fd = self.hold(open_vault(git_fd))
         if os.fstat(self.vault_fd).st_dev != os.fstat(self.plans_fd).st_dev:
             raise ProvenanceError(
-                "Generated-plan parent and Git-admin backup vault must share a filesystem for "
-                "atomic publication"
+                "Generated-plan parent and Git-admin backup vault must share a filesystem for atomic publication"
             )
 
     def move_into_vault(self, source_name: str, role: str, held_fd: int) -> Artifact:
@@ -324,8 +319,7 @@ def write_generated_plan(
         code = _os_code(error)
         if error.errno in _READ_ONLY:
             raise ProvenanceError(
-                "Cannot safely write generated plan: checkout is read-only or its parent is not "
-                f"writable ({code})"
+                f"Cannot safely write generated plan: checkout is read-only or its parent is not writable ({code})"
             ) from error
         raise ProvenanceError(f"{code}: {error.strerror or error}") from error
     finally:

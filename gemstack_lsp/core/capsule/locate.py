@@ -7,6 +7,7 @@ the key to the end of the value. Malformed text yields whatever was found before
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Sequence
@@ -138,8 +139,6 @@ def _value(text: str, i: int, path: JsonPath, out: JsonLocations) -> int:
 def locate(text: str) -> JsonLocations:
     """Spans for every value, member and key of a JSON document (best effort on bad input)."""
     out = JsonLocations()
-    try:
+    with contextlib.suppress(_Stop, ValueError):
         _value(text, 0, (), out)
-    except (_Stop, ValueError):
-        pass
     return out

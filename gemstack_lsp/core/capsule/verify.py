@@ -626,7 +626,7 @@ def _check_matrix(c: _Collector, spec_path: str, matrix: Any, claim: Mapping[str
             )
 
 
-_REFERENCE_EMPTY_TASKS = {"total": 0, "completed": 0, "in_progress": None, "active_task_ids": []}
+_REFERENCE_EMPTY_TASKS: dict[str, Any] = {"total": 0, "completed": 0, "in_progress": None, "active_task_ids": []}
 
 
 def _check_task_claims(c: _Collector, tasks_path: str, text: str, capsule: Mapping[str, Any]) -> None:

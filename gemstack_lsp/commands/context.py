@@ -1,0 +1,193 @@
+"""`gemstack-lsp context [generate|verify|show]`: the context capsule (Upgrade D) from the command line.
+
+- ``generate``: offline, deterministic; writes ``specs/<feature>/context-capsule.json`` with
+  ``fs.write_atomic`` (never through a symlink). Exit 1 when generation fails closed.
+- ``verify``: strictly read-only and offline. Exit 0 for VALID or legacy, 1 otherwise;
+  ``--json`` prints ``{"state", "feature", "findings"}`` in the ``check`` finding format.
+- ``show``: the reference's summary plus state and age; ``--json`` prints the capsule itself;
+  ``--markdown`` writes the derived, non-authoritative ``context-capsule.md``.
+
+Human output follows the reference CLI's lines (``[INFO]``/``[OK]`` on stdout, ``[FAIL]`` on
+stderr), so scripts written against ``gemstack context`` keep working.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gemstack_lsp.core.capsule.verify import VerifyResult
+    from gemstack_lsp.core.repo import GemstackRepo
+
+SUBCOMMANDS = ("generate", "show", "verify")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("subcommand", nargs="?", default="show", help="generate | verify | show (default: show)")
+    parser.add_argument("--target", default=None, help="repository root (default: the current directory)")
+    parser.add_argument("--feature", default=None, help="feature folder, e.g. specs/009-context-capsule")
+    parser.add_argument("--json", action="store_true", help="verify: JSON report; show: the capsule itself")
+    parser.add_argument("--markdown", action="store_true", help="show: also write the derived context-capsule.md")
+
+
+def _info(message: str) -> None:
+    print(f"[INFO] {message}", flush=True)
+
+
+def _ok(message: str) -> None:
+    print(f"[OK] {message}", flush=True)
+
+
+def _fail(message: str) -> int:
+    print(f"[FAIL] {message}", file=sys.stderr, flush=True)
+    return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    from gemstack_lsp.core.capsule.sources import resolve_feature
+    from gemstack_lsp.core.repo import GemstackRepo
+    from gemstack_lsp.fs import DiskReader
+
+    sub = args.subcommand
+    if sub not in SUBCOMMANDS:
+        return _fail(f"Unknown context subcommand: {sub}. Valid subcommands: generate, show, verify.")
+    if args.target is not None and args.target == "":
+        return _fail("--target cannot be empty")
+    root = Path(args.target if args.target is not None else os.getcwd()).resolve()
+    repo = GemstackRepo(str(root), DiskReader(root))
+    feature = resolve_feature(repo, args.feature)
+    if feature is None:
+        return _fail("No active feature found or specified via --feature.")
+    if sub == "generate":
+        return _generate(repo, root, feature)
+    if sub == "verify":
+        return _verify(repo, root, feature, as_json=args.json)
+    return _show(repo, root, feature, as_json=args.json, markdown=args.markdown)
+
+
+def _generate(repo: GemstackRepo, root: Path, feature: str) -> int:
+    from gemstack_lsp.core.capsule.generate import generate_capsule
+    from gemstack_lsp.fs import write_atomic
+
+    _info(f'Generating context capsule for "{feature}" in: {root}')
+    result = generate_capsule(repo, feature, dt.datetime.now(dt.UTC))
+    if not result.ok or result.data is None or result.capsule is None:
+        code = _fail(f"Generation failed: {result.error_message}")
+        for f in result.findings[1:]:
+            print(f"[FAIL]  - [{f.code}] {f.message}", file=sys.stderr)
+        return code
+    target = root / result.path
+    if not target.parent.is_dir():
+        return _fail(f"Generation failed: feature folder not found: {root / feature}")
+    try:
+        write_atomic(target, result.data)
+    except OSError as exc:
+        return _fail(f"Generation failed: {exc}")
+    n = len(result.capsule.get("canonical_invariants") or [])
+    if result.condensed:
+        _info(f"Size budget: condensed {', '.join(result.condensed)} content to stay within 32768 bytes.")
+    _ok(f"Context capsule generated successfully: {target} ({len(result.data)} bytes, {n} invariants).")
+    return 0
+
+
+def finding_json(repo: GemstackRepo, finding: Any) -> dict[str, Any]:
+    """A finding in the `check --format json` shape (0-based UTF-16 range, LSP severity word)."""
+    from gemstack_lsp.report import finding_range
+
+    start, end = finding_range(repo, finding)
+    item: dict[str, Any] = {
+        "code": finding.code,
+        "severity": finding.effective_severity.lsp_name,
+        "message": finding.message,
+        "path": finding.path,
+        "range": {
+            "start": {"line": start.line, "character": start.character},
+            "end": {"line": end.line, "character": end.character},
+        },
+        "fingerprint": finding.fingerprint,
+    }
+    if finding.subject is not None:
+        item["subject"] = finding.subject
+    return item
+
+
+def verify_report(repo: GemstackRepo, result: VerifyResult) -> dict[str, Any]:
+    findings = [finding_json(repo, f) for f in result.findings]
+    if result.state == "LEGACY":
+        findings.append(
+            {
+                "code": "CONTEXT_CAPSULE_LEGACY",
+                "severity": "information",
+                "message": result.notes[0] if result.notes else "legacy",
+                "path": result.path,
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "fingerprint": _legacy_fingerprint(result.path),
+            }
+        )
+    return {"state": result.state, "feature": result.feature, "findings": findings}
+
+
+def _legacy_fingerprint(path: str) -> str:
+    from gemstack_lsp.core.findings import fingerprint
+
+    return fingerprint("CONTEXT_CAPSULE_LEGACY", None, "capsule", path)
+
+
+def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> int:
+    from gemstack_lsp.core.capsule.verify import verify_capsule
+
+    result = verify_capsule(repo, feature)
+    if as_json:
+        print(json.dumps(verify_report(repo, result), indent=2, ensure_ascii=False))
+        return 0 if result.ok else 1
+    _info(f'Auditing context capsule for "{feature}" in: {root}')
+    if result.state == "VALID":
+        _ok(f"[OK] Context capsule is VALID and FRESH for {feature}.")
+        return 0
+    if result.state == "LEGACY":
+        for note in result.notes:
+            _info(note)
+        return 0
+    _fail(f"[{result.state}] Context capsule validation failed.")
+    for f in result.findings:
+        print(f"[FAIL]  - [{f.code}] {f.message}", file=sys.stderr)
+    return 1
+
+
+def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdown: bool) -> int:
+    from gemstack_lsp.core.capsule.canonical import parse_json
+    from gemstack_lsp.core.capsule.show import render_markdown, summary_lines
+    from gemstack_lsp.core.capsule.sources import CAPSULE_FILE, CAPSULE_MD_FILE
+    from gemstack_lsp.core.capsule.verify import verify_capsule
+    from gemstack_lsp.fs import write_atomic
+
+    path = root / feature / CAPSULE_FILE
+    doc = repo.document(f"{feature}/{CAPSULE_FILE}")
+    if not doc.exists or doc.text is None:
+        return _fail(f"Context capsule not found at: {path}")
+    if as_json:
+        sys.stdout.write(doc.text)
+        return 0
+    try:
+        capsule = parse_json(doc.text)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if not isinstance(capsule, dict):
+        return _fail("Context capsule must be a JSON object")
+    state = verify_capsule(repo, feature).state
+    for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
+        print(line)
+    if markdown:
+        md_path = root / feature / CAPSULE_MD_FILE
+        try:
+            write_atomic(md_path, render_markdown(capsule).encode("utf-8"))
+        except OSError as exc:
+            return _fail(f"Cannot write {md_path}: {exc}")
+        _ok(f"Derived narrative written (no authority): {md_path}")
+    return 0

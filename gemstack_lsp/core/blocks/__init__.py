@@ -1,1 +1,156 @@
-"""One parser module per Gemstack fenced-block kind."""
+"""Every Gemstack block of one document, parsed once per (path, text).
+
+``blocks_of`` runs the parser of each block kind over a document's fences and adds the fence
+findings: ``FENCE_UNSEEN_BY_REFERENCE`` where the reference gemstack CLI would miss or misread
+a block Markdown shows (and where it would read a block Markdown does not show). It is
+memoised by (path, text), so an unchanged document costs nothing on the next keystroke. One
+parser module per kind lives beside this one.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from gemstack_lsp.core.blocks.base import BlockResult
+from gemstack_lsp.core.blocks.billable_actions import BillableAction, parse_billable_actions
+from gemstack_lsp.core.blocks.capabilities import CapabilityDeclaration, parse_capabilities
+from gemstack_lsp.core.blocks.closure_gates import ClosureGate, parse_closure_gates
+from gemstack_lsp.core.blocks.contracts import FrozenContract, parse_contracts
+from gemstack_lsp.core.blocks.test_bindings import TestBinding, parse_test_bindings
+from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry, parse_test_matrix
+from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.markdown import REFERENCE_KINDS, Fence, reference_only_blocks, scan_fences
+
+__all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "clear_caches", "fence_findings"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class DocumentBlocks:
+    """The parsed blocks of one document and every finding about them."""
+
+    path: str
+    fences: tuple[Fence, ...]
+    contracts: BlockResult[FrozenContract]
+    test_matrix: BlockResult[TestMatrixEntry]
+    test_bindings: BlockResult[TestBinding]
+    closure_gates: BlockResult[ClosureGate]
+    billable_actions: BlockResult[BillableAction]
+    capabilities: BlockResult[CapabilityDeclaration]
+    fence_findings: tuple[Finding, ...]
+
+    @property
+    def results(self) -> tuple[BlockResult[Any], ...]:
+        return (
+            self.contracts,
+            self.test_matrix,
+            self.test_bindings,
+            self.closure_gates,
+            self.billable_actions,
+            self.capabilities,
+        )
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every finding of the document's blocks, in document order."""
+        out = list(self.fence_findings)
+        for r in self.results:
+            out.extend(r.findings)
+        out.sort(key=lambda f: (f.span.start if f.span else -1, f.code, f.message))
+        return tuple(out)
+
+
+def fence_findings(path: str, text: str) -> tuple[Finding, ...]:
+    """FENCE_UNSEEN_BY_REFERENCE for every block the reference would read differently from Markdown."""
+    out: list[Finding] = []
+    for f in scan_fences(text):
+        if f.kind in REFERENCE_KINDS and f.reference_issue is not None:
+            out.append(
+                Finding(
+                    "FENCE_UNSEEN_BY_REFERENCE",
+                    f"The reference gemstack CLI would not read this {f.kind} block as shown: {f.reference_issue}.",
+                    path,
+                    f.open_span,
+                    data={"kind": f.kind, "reason": f.reference_issue},
+                )
+            )
+    for m in reference_only_blocks(text):
+        if m.kind in REFERENCE_KINDS:
+            out.append(Finding("FENCE_UNSEEN_BY_REFERENCE", m.message, path, m.span, data={"kind": m.kind}))
+    return tuple(out)
+
+
+def _guarded(
+    kind: str,
+    path: str,
+    parse: Callable[[str, str, Sequence[Fence]], BlockResult[T]],
+    text: str,
+    fences: Sequence[Fence],
+) -> BlockResult[T]:
+    """Run one parser; a parser that raises yields a GEMSTACK_INTERNAL_ERROR finding, not a crash."""
+    try:
+        return parse(path, text, fences)
+    except Exception as exc:  # one broken parser must not hide the other blocks
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        message = (
+            f"Parsing the {kind} block failed: {type(exc).__name__}: {exc} "
+            f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})"
+        )
+        span = fences[0].open_span if fences else None
+        finding = Finding("GEMSTACK_INTERNAL_ERROR", message, path, span)
+        return BlockResult(kind, findings=(finding,), present=bool(fences))
+
+
+@functools.lru_cache(maxsize=256)
+def blocks_of(path: str, text: str) -> DocumentBlocks:
+    """Every Gemstack block of the document at ``path`` (repository-relative) holding ``text``."""
+    fences = scan_fences(text)
+
+    def of(kind: str) -> tuple[Fence, ...]:
+        return tuple(f for f in fences if f.kind == kind)
+
+    return DocumentBlocks(
+        path=path,
+        fences=fences,
+        contracts=_guarded("gemstack-contracts", path, parse_contracts, text, of("gemstack-contracts")),
+        test_matrix=_guarded("gemstack-test-matrix", path, parse_test_matrix, text, of("gemstack-test-matrix")),
+        test_bindings=_guarded(
+            "gemstack-test-bindings", path, parse_test_bindings, text, of("gemstack-test-bindings")
+        ),
+        closure_gates=_guarded(
+            "gemstack-closure-gates", path, parse_closure_gates, text, of("gemstack-closure-gates")
+        ),
+        billable_actions=_guarded(
+            "gemstack-billable-actions", path, parse_billable_actions, text, of("gemstack-billable-actions")
+        ),
+        capabilities=_guarded(
+            "gemstack-capabilities", path, parse_capabilities, text, of("gemstack-capabilities")
+        ),
+        fence_findings=fence_findings(path, text),
+    )
+
+
+def clear_caches() -> None:
+    """Forget every memoised scan and parse (benchmarks measure cold runs with it)."""
+    from gemstack_lsp.core import markdown
+    from gemstack_lsp.core.blocks import billable_actions, capabilities
+
+    blocks_of.cache_clear()
+    for fn in (
+        markdown.scan_fences,
+        markdown._scan_commonmark,
+        markdown._reference_all,
+        markdown._lines,
+        markdown.reference_only_blocks,
+        markdown._seg_starts,
+    ):
+        fn.cache_clear()
+    for module in (billable_actions, capabilities):
+        cached = getattr(module, "_parse", None)
+        if cached is not None and hasattr(cached, "cache_clear"):
+            cached.cache_clear()

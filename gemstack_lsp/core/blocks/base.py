@@ -165,6 +165,15 @@ def read_block(
             # Nothing to underline at the end of the input: point at the fence that ends it.
             span = fence.close_span or fence.open_span
         findings.append(Finding(info.parse_code, info.syntax_prefix + err.message, path, span))
+    for dup in result.duplicate_keys:
+        findings.append(
+            Finding(
+                "JSON_DUPLICATE_KEY",
+                f'Duplicate key "{dup.key.value}" in this {info.kind} object: JSON.parse keeps only its last value.',
+                path,
+                dup.key.span,
+            )
+        )
     return BlockSource(path, info, found, result, tuple(findings))
 
 

@@ -1,0 +1,106 @@
+"""The ``gemstack-closure-gates`` block (plan.md): the package scripts that gate closure.
+
+Rules, codes and messages are the reference's (section 9.4 of the reference notes and its
+``parsePlanGates``), in its order; every violation is reported, not only the first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gemstack_lsp.core.blocks.base import (
+    BlockKindInfo,
+    BlockResult,
+    BlockSource,
+    js_string,
+    js_truthy_string,
+    read_block,
+)
+from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.jsonspan import JsonArray, JsonBool, JsonNode, JsonObject, JsonString
+from gemstack_lsp.core.markdown import Fence
+from gemstack_lsp.core.text import Span
+
+KIND = "gemstack-closure-gates"
+
+INFO = BlockKindInfo(
+    KIND,
+    "GATES_PARSE_ERROR",
+    "Multiple gemstack-closure-gates blocks detected. Exactly one is permitted.",
+    "Failed to parse gemstack-closure-gates JSON: ",
+)
+
+GATE_TYPES = ("PACKAGE_SCRIPT",)
+REQUIREMENTS = ("REQUIRED", "SUPPLEMENTAL")
+
+
+@dataclass(frozen=True)
+class ClosureGate:
+    """A package script that must (REQUIRED) or should (SUPPLEMENTAL) pass before closure."""
+
+    id: str
+    type: str
+    script: str
+    requirement: str
+    waivable: bool
+    span: Span
+    id_span: Span
+    node: JsonObject
+
+
+def parse_closure_gates(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[ClosureGate]:
+    """The closure gates of one document (the reference reads them from plan.md)."""
+    src = read_block(path, text, INFO, fences)
+    if not src.present or not src.parsed:
+        return src.result((), ())
+    root = src.root
+    if not isinstance(root, JsonArray):
+        return src.result((), [src.finding("GATES_PARSE_ERROR", "gemstack-closure-gates must be a JSON array", root)])
+    findings: list[Finding] = []
+    gates: list[ClosureGate] = []
+    seen: set[str] = set()
+    for i, item in enumerate(root.items):
+        gate = _check_item(src, i, item, seen, findings)
+        if gate is not None:
+            gates.append(gate)
+    return src.result(gates, findings)
+
+
+def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> ClosureGate | None:
+    obj = item if isinstance(item, JsonObject) else None
+    before = len(out)
+
+    def bad(message: str, at: JsonNode | None) -> None:
+        out.append(src.finding("GATES_PARSE_ERROR", message, at or item, subject=gid))
+
+    id_node = obj.get("id") if obj is not None else None
+    gid = js_truthy_string(id_node)
+    if gid is None:
+        # The reference reads ``item.id`` even of a null item (and crashes there): same message here.
+        bad(f"Gate at index {i} missing id", id_node)
+    elif gid in seen:
+        bad(f'Duplicate gate id detected: "{gid}"', id_node)
+    if gid is not None:
+        seen.add(gid)
+    shown = gid if gid is not None else js_string(id_node)
+    type_node = obj.get("type") if obj is not None else None
+    gtype = type_node.value if isinstance(type_node, JsonString) and type_node.value in GATE_TYPES else None
+    if gtype is None:
+        bad(f'Unsupported gate type: "{js_string(type_node)}". Only PACKAGE_SCRIPT is supported in MVP.', type_node)
+    script_node = obj.get("script") if obj is not None else None
+    script = js_truthy_string(script_node)
+    if gtype is not None and script is None:
+        bad(f'PACKAGE_SCRIPT gate "{shown}" missing script name', script_node)
+    req_node = obj.get("requirement") if obj is not None else None
+    requirement = req_node.value if isinstance(req_node, JsonString) and req_node.value in REQUIREMENTS else None
+    if requirement is None:
+        bad(f'Gate "{shown}" has invalid requirement: "{js_string(req_node)}"', req_node)
+    waivable_node = obj.get("waivable") if obj is not None else None
+    if requirement == "REQUIRED" and not isinstance(waivable_node, JsonBool):
+        bad(f'REQUIRED gate "{shown}" requires explicit boolean waivable property', waivable_node)
+    if len(out) != before or obj is None or gid is None or id_node is None or gtype is None or script is None:
+        return None
+    assert requirement is not None
+    waivable = waivable_node.value if isinstance(waivable_node, JsonBool) else False
+    return ClosureGate(gid, gtype, script, requirement, waivable, obj.span, id_node.span, obj)

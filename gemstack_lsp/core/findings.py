@@ -381,6 +381,15 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "A gemstack-capabilities block is malformed.",
         "The block must be a JSON array of providers {provider_id, type, capabilities, adapter?}.",
     ),
+    _c(
+        "PROVIDER_REGISTRY_INVALID",
+        B,
+        False,
+        "cost",
+        ".gemstack/providers.json fails its schema or JSON syntax.",
+        "The provider registry must be a JSON object whose providers map has the ledger's provider shape "
+        "(type, capabilities as a list or a map, adapter?).",
+    ),
     # --- Contracts, test matrix, bindings, gates, tasks (reference section 9) ---------------
     _c(
         "CONTRACT_PARSE_ERROR",

@@ -1,10 +1,713 @@
-"""Placeholder until this feature lands (language server part 2): registers nothing yet."""
+"""Completion inside Gemstack documents, driven by the JSON Schemas (as yaml-language-server does).
+
+What is offered, by where the cursor is:
+
+- after a fence (```` ```gem ````): the Gemstack block names;
+- inside a Gemstack block or a JSON artifact (ledger, providers.json, capsule): the keys the
+  schema allows at that object (with their descriptions), the enum values of the property
+  (contract types, cost states, layers, gates, billing categories...), and identifiers the
+  repository declares: provider and capability ids from the registries, test ids from the test
+  matrix, categories already used in the matrix;
+- in an empty slot of a block's top-level array: a snippet for a new contract, test-matrix
+  entry, test binding, closure gate, billable action or provider;
+- in tasks.md: the comment kinds after ``<!-- gemstack:``, test ids in ``tests=``, task ids in
+  ``depends=``, billable actions in ``actions=``.
+
+The JSON is usually incomplete while one types, so the text is parsed only up to the token
+under the cursor: the partial tree ``jsonspan`` keeps from that prefix says where we are.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, locate, parse_json
+from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
+from gemstack_lsp.core.repo import CAPSULE_NAME, LEDGER_NAME, GemstackRepo
+from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
+from gemstack_lsp.core.text import SourceText, Span
+from gemstack_lsp.server import convert
+from gemstack_lsp.server.navigation import REGISTRY_FILES, file_occurrences
+from gemstack_lsp.server.symbols import document_view, feature_enabled, gemstack_blocks, session_of
+
+if TYPE_CHECKING:
+    from pygls.lsp.server import LanguageServer
+
+__all__ = [
+    "BLOCK_DESCRIPTIONS",
+    "Candidate",
+    "RepoFacts",
+    "complete",
+    "register",
+    "repo_facts",
+    "schema_for_block",
+    "schema_for_file",
+]
+
+#: One line per block kind, shown beside the fence-name completions.
+BLOCK_DESCRIPTIONS = {
+    "gemstack-contracts": "Frozen architecture contracts (spec.md, plan.md, tasks.md).",
+    "gemstack-test-matrix": "The canonical acceptance test matrix (spec.md).",
+    "gemstack-test-bindings": "Test ids bound to runnable test files (plan.md).",
+    "gemstack-closure-gates": "Project closure gates, package scripts (plan.md).",
+    "gemstack-billable-actions": "Billable provider actions (declared in spec.md, bound in plan.md).",
+    "gemstack-capabilities": "A provider registry: providers and the capabilities they declare.",
+}
+
+_CONTRACT_TYPES = ["ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE", "BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"]
+
+#: Schemas for the four reference blocks (reference CLI section 9) while no schema file
+#: ships for them; a ``<kind>.schema.json`` in ``gemstack_lsp/schemas`` takes precedence.
+_FALLBACK_SCHEMAS: dict[str, dict[str, Any]] = {
+    "gemstack-contracts": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["id", "type"],
+            "properties": {
+                "id": {"type": "string", "description": "The contract's unique id (kebab-case by convention)."},
+                "type": {
+                    "enum": _CONTRACT_TYPES,
+                    "description": "ENUM_SET and IDENTITY_TUPLE need `values`; PROVENANCE_RULE `entity` and "
+                    "`values`; BOOLEAN_INVARIANT a boolean `value`; BOUNDARY `value` FORBIDDEN or "
+                    "REQUIRED; ROADMAP_LIMIT a number or string `value`.",
+                },
+                "value": {
+                    "description": "BOOLEAN_INVARIANT: true or false; BOUNDARY: FORBIDDEN or REQUIRED; "
+                    "ROADMAP_LIMIT: a number or string.",
+                    "enum": [True, False, "FORBIDDEN", "REQUIRED"],
+                },
+                "values": {"type": "array", "description": "The set or tuple members (non-blank strings)."},
+                "entity": {"type": "string", "description": "PROVENANCE_RULE: the entity the rule is about."},
+                "description": {"type": "string", "description": "What the contract protects (free text)."},
+            },
+        },
+    },
+    "gemstack-test-matrix": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["id", "category", "layer", "description", "pass_criteria", "gate"],
+            "additionalProperties": False,
+            "properties": {
+                "id": {"type": "string", "description": "The test id, matching ^TEST-[A-Z0-9]+-[A-Z0-9]+$."},
+                "category": {"type": "string", "description": "The test's category (a non-blank string)."},
+                "layer": {"enum": ["UNIT", "INTEGRATION", "E2E", "CLI"], "description": "The test layer."},
+                "description": {"type": "string", "description": "What the test exercises."},
+                "pass_criteria": {"type": "string", "description": "What must hold for the test to pass."},
+                "gate": {
+                    "enum": ["REQUIRED", "SUPPLEMENTAL"],
+                    "description": "REQUIRED tests gate closure; SUPPLEMENTAL ones only warn.",
+                },
+            },
+        },
+    },
+    "gemstack-test-bindings": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["test_id", "file"],
+            "properties": {
+                "test_id": {"type": "string", "description": "A test id of the spec's test matrix."},
+                "runner": {"type": "string", "description": "The test runner (default node:test)."},
+                "file": {"type": "string", "description": "The repository-relative test file (no ../)."},
+            },
+        },
+    },
+    "gemstack-closure-gates": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["id", "type", "script", "requirement"],
+            "properties": {
+                "id": {"type": "string", "description": "The gate's unique id."},
+                "type": {"enum": ["PACKAGE_SCRIPT"], "description": "Only PACKAGE_SCRIPT is supported."},
+                "script": {"type": "string", "description": "The package.json script to run (npm run <script>)."},
+                "requirement": {
+                    "enum": ["REQUIRED", "SUPPLEMENTAL"],
+                    "description": "REQUIRED gates must pass (and say whether they are waivable).",
+                },
+                "waivable": {"type": "boolean", "description": "Required for REQUIRED gates."},
+            },
+        },
+    },
+}
+
+_FILE_SCHEMAS = {
+    LEDGER_NAME: "cost-ledger-v1.schema.json",
+    "providers.json": "providers.schema.json",
+    CAPSULE_NAME: "context-capsule-v1.schema.json",
+}
+
+#: Snippets for a new item of each block (VS Code snippet syntax).
+SNIPPETS: dict[str, tuple[str, str]] = {
+    "gemstack-contracts": (
+        "New contract",
+        '{\n  "id": "${1:contract-id}",\n  "type": "${2|' + ",".join(_CONTRACT_TYPES) + '|}",\n'
+        '  "value": ${3:true},\n  "description": "${4:What the contract protects}"\n}',
+    ),
+    "gemstack-test-matrix": (
+        "New test-matrix entry",
+        '{\n  "id": "TEST-${1:AREA}-${2:A01}",\n  "category": "${3:CATEGORY}",\n'
+        '  "layer": "${4|UNIT,INTEGRATION,E2E,CLI|}",\n  "description": "${5:What the test exercises}",\n'
+        '  "pass_criteria": "${6:What must hold}",\n  "gate": "${7|REQUIRED,SUPPLEMENTAL|}"\n}',
+    ),
+    "gemstack-test-bindings": (
+        "New test binding",
+        '{\n  "test_id": "${1:TEST-AREA-A01}",\n  "runner": "${2:node:test}",\n  "file": "${3:tests/x.test.js}"\n}',
+    ),
+    "gemstack-closure-gates": (
+        "New closure gate",
+        '{\n  "id": "${1:project-tests}",\n  "type": "PACKAGE_SCRIPT",\n  "script": "${2:test}",\n'
+        '  "requirement": "${3|REQUIRED,SUPPLEMENTAL|}",\n  "waivable": ${4:false}\n}',
+    ),
+    "gemstack-billable-actions": (
+        "New billable action",
+        '{\n  "id": "${1:action-id}",\n  "description": "${2:What the action does}",\n'
+        '  "category": "${3|DEFINITELY_BILLABLE,POTENTIALLY_BILLABLE,NON_BILLABLE_LOCAL,EXTERNALLY_MUTATING,'
+        'METERED_READ|}",\n  "capability_id": "${4:inference.generate_text}",\n  "providers": ["${5:provider-id}"]\n}',
+    ),
+    "gemstack-capabilities": (
+        "New provider",
+        '{\n  "provider_id": "${1:provider-id}",\n  "type": "${2|COMMERCIAL,LOCAL,MOCK|}",\n'
+        '  "capabilities": ["${3:inference.generate_text}"]\n}',
+    ),
+}
 
 
-def register(server: Any) -> None:
-    """Wire this feature's LSP handlers onto the server."""
+@dataclass(frozen=True)
+class Candidate:
+    """One completion, as plain data: what to show and what replaces ``span`` when chosen.
+
+    ``kind`` is block, key, value, id, snippet or comment. ``snippet`` is True when
+    ``insert`` uses snippet syntax (placeholders); ``plain`` is then its text without them.
+    """
+
+    label: str
+    kind: str
+    span: Span
+    insert: str
+    detail: str | None = None
+    documentation: str | None = None
+    snippet: bool = False
+    plain: str | None = None
+    filter: str | None = None
+
+
+@dataclass(frozen=True)
+class RepoFacts:
+    """The identifiers of a repository completion may offer."""
+
+    providers: tuple[str, ...] = ()
+    capabilities: tuple[str, ...] = ()
+    #: Per feature name: test ids of its matrix, actions declared in its spec.md.
+    tests: Mapping[str, tuple[str, ...]] | None = None
+    actions: Mapping[str, tuple[str, ...]] | None = None
+
+
+def repo_facts(repo: GemstackRepo) -> RepoFacts:
+    """Collect provider, capability, test and action ids from a repository snapshot."""
+    providers: dict[str, None] = {}
+    capabilities: dict[str, None] = {}
+    tests: dict[str, tuple[str, ...]] = {}
+    actions: dict[str, tuple[str, ...]] = {}
+    paths = list(REGISTRY_FILES)
+    for feature in repo.features():
+        paths.extend([feature.spec, feature.plan, feature.ledger])
+    for path in paths:
+        doc = repo.document(path)
+        if doc.text is None:
+            continue
+        feature_tests: list[str] = []
+        feature_actions: list[str] = []
+        for occ in file_occurrences(path, doc.text):
+            if occ.kind == "provider":
+                providers.setdefault(occ.value)
+            elif occ.kind == "capability":
+                capabilities.setdefault(occ.value)
+            elif occ.kind == "test" and occ.declaration:
+                feature_tests.append(occ.value)
+            elif occ.kind == "action" and occ.declaration:
+                feature_actions.append(occ.value)
+        owner = repo.feature_of(path)
+        if owner is not None and path == owner.spec:
+            tests[owner.name] = tuple(feature_tests)
+            actions[owner.name] = tuple(feature_actions)
+    return RepoFacts(tuple(providers), tuple(capabilities), tests, actions)
+
+
+# ---------------------------------------------------------------------------------------------
+# Schemas
+
+
+@functools.lru_cache(maxsize=32)
+def _packaged_schema(name: str) -> dict[str, Any] | None:
+    try:
+        text = resources.files("gemstack_lsp").joinpath("schemas", name).read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return None
+    data = json.loads(text)
+    return data if isinstance(data, dict) else None
+
+
+def schema_for_block(kind: str) -> dict[str, Any] | None:
+    """The JSON Schema of a block kind: the packaged file, else the built-in reference shape."""
+    return _packaged_schema(f"{kind}.schema.json") or _FALLBACK_SCHEMAS.get(kind)
+
+
+def schema_for_file(path: str) -> dict[str, Any] | None:
+    """The JSON Schema of a JSON artifact, by its base name."""
+    name = _FILE_SCHEMAS.get(path.rsplit("/", 1)[-1])
+    return _packaged_schema(name) if name else None
+
+
+def _resolve(schema: Any, root: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """A schema with its local ``$ref`` followed and its ``allOf``/``anyOf``/``oneOf`` branches spread."""
+    out: list[Mapping[str, Any]] = []
+    todo = [schema]
+    seen = 0
+    while todo and seen < 64:
+        seen += 1
+        s = todo.pop()
+        if not isinstance(s, Mapping):
+            continue
+        ref = s.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target: Any = root
+            for part in ref[2:].split("/"):
+                target = target.get(part) if isinstance(target, Mapping) else None
+            todo.append(target)
+        out.append(s)
+        for key in ("allOf", "anyOf", "oneOf"):
+            branches = s.get(key)
+            if isinstance(branches, list):
+                todo.extend(branches)
+        for key in ("then", "else"):
+            if isinstance(s.get(key), Mapping):
+                todo.append(s[key])
+    return out
+
+
+def _child(schemas: list[Mapping[str, Any]], step: str | int, root: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    out: list[Mapping[str, Any]] = []
+    for s in schemas:
+        if isinstance(step, int):
+            prefix = s.get("prefixItems")
+            if isinstance(prefix, list) and step < len(prefix):
+                out.extend(_resolve(prefix[step], root))
+            elif isinstance(s.get("items"), Mapping):
+                out.extend(_resolve(s["items"], root))
+            continue
+        props = s.get("properties")
+        if isinstance(props, Mapping) and step in props:
+            out.extend(_resolve(props[step], root))
+            continue
+        patterns = s.get("patternProperties")
+        matched = False
+        if isinstance(patterns, Mapping):
+            for pattern, sub in patterns.items():
+                if re.search(pattern, step):
+                    out.extend(_resolve(sub, root))
+                    matched = True
+        if not matched and isinstance(s.get("additionalProperties"), Mapping):
+            out.extend(_resolve(s["additionalProperties"], root))
+    return out
+
+
+def _schemas_at(schema: Mapping[str, Any], path: Iterable[str | int]) -> list[Mapping[str, Any]]:
+    current = _resolve(schema, schema)
+    for step in path:
+        current = _child(current, step, schema)
+        if not current:
+            break
+    return current
+
+
+def _describe(s: Mapping[str, Any]) -> str | None:
+    title = s.get("title")
+    description = s.get("description")
+    if isinstance(title, str) and isinstance(description, str):
+        return f"**{title}**\n\n{description}"
+    if isinstance(description, str):
+        return description
+    return title if isinstance(title, str) else None
+
+
+def _properties(schemas: list[Mapping[str, Any]], root: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    props: dict[str, Mapping[str, Any]] = {}
+    for s in schemas:
+        p = s.get("properties")
+        if isinstance(p, Mapping):
+            for name, sub in p.items():
+                if name not in props:
+                    resolved = _resolve(sub, root)
+                    props[name] = resolved[0] if resolved else {}
+                    merged: dict[str, Any] = {}
+                    for r in reversed(resolved):
+                        merged.update(r)
+                    props[name] = merged
+    return props
+
+
+def _enum_values(schemas: list[Mapping[str, Any]]) -> list[Any]:
+    values: list[Any] = []
+    for s in schemas:
+        for v in s.get("enum") or ():
+            if v not in values:
+                values.append(v)
+        if "const" in s and s["const"] not in values:
+            values.append(s["const"])
+        if s.get("type") == "boolean":
+            for v in (True, False):
+                if v not in values:
+                    values.append(v)
+    return values
+
+
+def _required(schemas: list[Mapping[str, Any]]) -> set[str]:
+    req: set[str] = set()
+    for s in schemas:
+        r = s.get("required")
+        if isinstance(r, list):
+            req.update(x for x in r if isinstance(x, str))
+    return req
+
+
+# ---------------------------------------------------------------------------------------------
+# Where is the cursor?
+
+_WORD = re.compile(r'"?[A-Za-z0-9_.:\-/]*$')
+_WORD_AFTER = re.compile(r'[A-Za-z0-9_.:\-/]*"?')
+_FENCE_PREFIX = re.compile(r"^( {0,3})(`{3,}|~{3,})([A-Za-z0-9-]*)$")
+_COMMENT_KIND_PREFIX = re.compile(r"<!--\s*gemstack:([a-z_]*)$")
+_COMMENT_LIST_PREFIX = re.compile(r"<!--\s*gemstack:(tests|depends|actions)=([^>]*)$")
+
+
+def _token(text: str, offset: int, start_limit: int, end_limit: int) -> Span:
+    """The JSON token being typed at ``offset``: a (partial) string or bare word around the cursor."""
+    m = _WORD.search(text, start_limit, offset)
+    start = m.start() if m else offset
+    if start < offset and text[start] != '"' and start > start_limit and text[start - 1] == '"':
+        start -= 1
+    end = offset
+    if start < offset and text[start] == '"':
+        m2 = _WORD_AFTER.match(text, offset, end_limit)
+        if m2:
+            end = m2.end()
+    return Span(start, end)
+
+
+def _json_candidates(
+    text: str,
+    offset: int,
+    region: Span,
+    schema: Mapping[str, Any] | None,
+    block_kind: str | None,
+    facts: RepoFacts,
+    feature: str | None,
+    indent: str,
+) -> list[Candidate]:
+    token = _token(text, offset, region.start, region.end)
+    prefix_result = parse_json(text[region.start : token.start], region.start)
+    loc = locate(prefix_result.value, token.start)
+    if prefix_result.value is None:
+        # Nothing typed yet in the block: offer the item snippet inside a fresh array.
+        if block_kind in SNIPPETS and not text[region.start : token.start].strip():
+            label, body = SNIPPETS[block_kind]
+            return [_snippet(label, "[\n" + _indent(body, "  ") + "\n]", Span(offset, offset), indent, block_kind)]
+        return []
+    out: list[Candidate] = []
+    schemas = _schemas_at(schema, loc.path) if schema else []
+    if loc.is_key and isinstance(loc.container, JsonObject):
+        # A property name: the keys this object may have and does not have yet.
+        present = set(loc.container.keys())
+        obj_path = loc.path if loc.node is None else loc.path[:-1]
+        obj_schemas = _schemas_at(schema, obj_path) if schema else []
+        required = _required(obj_schemas)
+        for name, sub in _properties(obj_schemas, schema or {}).items():
+            if name in present:
+                continue
+            insert = f'"{name}": '
+            out.append(
+                Candidate(
+                    name,
+                    "key",
+                    token,
+                    insert,
+                    detail=("required" if name in required else "optional"),
+                    documentation=_describe(sub),
+                    filter=f'"{name}"',
+                )
+            )
+        return out
+    if loc.node is not None and not isinstance(loc.node, JsonString):
+        return []
+    path = loc.path
+    # An empty slot of the block's top-level array: a new item.
+    if block_kind in SNIPPETS and len(path) == 1 and isinstance(path[0], int) and token.start == token.end:
+        label, body = SNIPPETS[block_kind]
+        out.append(_snippet(label, body, token, indent, block_kind))
+        return out
+    seen: set[str] = set()
+    for value in _enum_values(schemas):
+        text_value = json.dumps(value)
+        if text_value in seen:
+            continue
+        seen.add(text_value)
+        out.append(
+            Candidate(
+                str(value) if not isinstance(value, bool) else text_value,
+                "value",
+                token,
+                text_value,
+                detail=_schema_title(schemas),
+                documentation=_describe(schemas[0]) if schemas else None,
+                filter=text_value,
+            )
+        )
+    for ident, detail in _dynamic_ids(block_kind, path, facts, feature, text, region):
+        quoted = json.dumps(ident)
+        if quoted in seen:
+            continue
+        seen.add(quoted)
+        out.append(Candidate(ident, "id", token, quoted, detail=detail, filter=quoted))
+    return out
+
+
+def _schema_title(schemas: list[Mapping[str, Any]]) -> str | None:
+    for s in schemas:
+        t = s.get("title")
+        if isinstance(t, str):
+            return t
     return None
+
+
+def _dynamic_ids(
+    block_kind: str | None,
+    path: tuple[str | int, ...],
+    facts: RepoFacts,
+    feature: str | None,
+    text: str,
+    region: Span,
+) -> Iterator[tuple[str, str]]:
+    """Identifiers the repository declares that fit the value slot at ``path``."""
+    last_key = next((p for p in reversed(path) if isinstance(p, str)), None)
+    in_list = bool(path) and isinstance(path[-1], int)
+    if block_kind == "gemstack-billable-actions":
+        if last_key == "providers" and in_list:
+            for p in facts.providers:
+                yield p, "provider"
+        elif last_key == "capability_id":
+            for c in facts.capabilities:
+                yield c, "capability"
+    elif block_kind == "gemstack-capabilities" and last_key == "capabilities" and in_list:
+        for c in facts.capabilities:
+            yield c, "capability"
+    elif block_kind == "gemstack-test-bindings" and last_key in ("test_id", "id"):
+        for t in (facts.tests or {}).get(feature or "", ()):
+            yield t, "test (test matrix)"
+    elif block_kind == "gemstack-test-matrix" and last_key == "category":
+        # Categories are free text: offer those the matrix already uses.
+        used: dict[str, None] = {}
+        root = parse_json(text[region.start : region.end], region.start).value
+        if isinstance(root, JsonArray):
+            for item in root.items:
+                node = item.get("category") if isinstance(item, JsonObject) else None
+                if isinstance(node, JsonString) and node.value:
+                    used.setdefault(node.value)
+        for c in used:
+            yield c, "category in use"
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line if line else line for line in text.split("\n"))
+
+
+_PLACEHOLDER = re.compile(r"\$\{\d+\|([^,|}]*)[^}]*\|\}|\$\{\d+:([^}]*)\}|\$\d+")
+
+
+def _plain(snippet: str) -> str:
+    """A snippet's text with every placeholder replaced by its default (or first choice)."""
+    return _PLACEHOLDER.sub(lambda m: m.group(1) or m.group(2) or "", snippet)
+
+
+def _snippet(label: str, body: str, span: Span, indent: str, kind: str) -> Candidate:
+    lines = body.split("\n")
+    text = "\n".join([lines[0], *(indent + line for line in lines[1:])])
+    return Candidate(
+        label,
+        "snippet",
+        span,
+        text,
+        detail=kind,
+        documentation=f"Insert a new item of a {kind} block.",
+        snippet=True,
+        plain=_plain(text),
+        filter=label,
+    )
+
+
+def _line_prefix(source: SourceText, offset: int) -> tuple[int, str]:
+    line = source.line_of(offset)
+    start = source.line_start(line)
+    return line, source.text[start:offset]
+
+
+def _fence_name_candidates(text: str, source: SourceText, offset: int) -> list[Candidate] | None:
+    line, prefix = _line_prefix(source, offset)
+    m = _FENCE_PREFIX.match(prefix)
+    if m is None:
+        return None
+    for fence in scan_fences(text):
+        if fence.close_line == line:
+            return []
+        if fence.open_line < line and (fence.close_line is None or fence.close_line > line):
+            return []  # inside another block's body
+    word = m.group(3)
+    span = Span(offset - len(word), offset)
+    return [
+        Candidate(kind, "block", span, kind, detail="Gemstack block", documentation=BLOCK_DESCRIPTIONS[kind])
+        for kind in BLOCK_KINDS
+    ]
+
+
+def _tasks_candidates(
+    path: str, text: str, source: SourceText, offset: int, facts: RepoFacts
+) -> list[Candidate] | None:
+    _line, prefix = _line_prefix(source, offset)
+    m = _COMMENT_KIND_PREFIX.search(prefix)
+    if m is not None:
+        span = Span(offset - len(m.group(1)), offset)
+        return [Candidate(kind, "comment", span, f"{kind}=", detail="gemstack task metadata") for kind in COMMENT_KINDS]
+    m = _COMMENT_LIST_PREFIX.search(prefix)
+    if m is None:
+        return None
+    kind, listed = m.group(1), m.group(2)
+    current = listed.rsplit(",", 1)[-1]
+    typed = current.lstrip()
+    span = Span(offset - len(typed), offset)
+    already = {item.strip() for item in listed.split(",")}
+    feature = path.split("/")[1] if path.startswith("specs/") and path.count("/") >= 2 else ""
+    options: list[tuple[str, str]] = []
+    if kind == "tests":
+        options = [(t, "test (test matrix)") for t in (facts.tests or {}).get(feature, ())]
+    elif kind == "actions":
+        options = [(a, "billable action") for a in (facts.actions or {}).get(feature, ())]
+    else:
+        tasks = parse_tasks(text).tasks
+        own = next((t.id for t in tasks if t.span.contains(offset)), None)
+        options = [(t.id, t.title) for t in tasks if t.id != own]
+    return [Candidate(v, "id", span, v, detail=d) for v, d in options if v not in already or v == typed]
+
+
+def complete(path: str, text: str, offset: int, facts: RepoFacts) -> list[Candidate]:
+    """Every completion at ``offset`` of the document at repository-relative ``path``."""
+    source = SourceText(text)
+    name = path.rsplit("/", 1)[-1]
+    feature = path.split("/")[1] if path.startswith("specs/") and path.count("/") >= 2 else None
+    line = source.line_of(offset)
+    indent = re.match(r"[ \t]*", source.line_text(line))
+    indent_text = indent.group(0) if indent else ""
+    if name.endswith(".md"):
+        fence_names = _fence_name_candidates(text, source, offset)
+        if fence_names is not None:
+            return fence_names
+        if name == "tasks.md":
+            task_items = _tasks_candidates(path, text, source, offset, facts)
+            if task_items is not None:
+                return task_items
+        for block in gemstack_blocks(text):
+            fence = block.fence
+            if fence.contiguous_base is None or fence.open_line >= line:
+                continue
+            if fence.close_line is not None and fence.close_line <= line:
+                continue
+            body = fence.body_span
+            region = Span(body.start, max(body.end, offset))
+            return _json_candidates(
+                text, offset, region, schema_for_block(block.kind), block.kind, facts, feature, indent_text
+            )
+        return []
+    if name.endswith(".json"):
+        schema = schema_for_file(path)
+        if schema is None:
+            return []
+        return _json_candidates(text, offset, Span(0, len(text)), schema, None, facts, feature, indent_text)
+    return []
+
+
+# ---------------------------------------------------------------------------------------------
+# LSP
+
+_ITEM_KINDS = {
+    "block": lsp.CompletionItemKind.Module,
+    "key": lsp.CompletionItemKind.Property,
+    "value": lsp.CompletionItemKind.EnumMember,
+    "id": lsp.CompletionItemKind.Reference,
+    "snippet": lsp.CompletionItemKind.Snippet,
+    "comment": lsp.CompletionItemKind.Keyword,
+}
+
+
+def _snippet_support(server: Any) -> bool:
+    try:
+        td = server.client_capabilities.text_document
+        item = td.completion.completion_item if td and td.completion else None
+        return bool(item and item.snippet_support)
+    except Exception:
+        return False
+
+
+def to_completion_items(
+    candidates: list[Candidate], source: SourceText, encoding: Any, snippets: bool
+) -> list[lsp.CompletionItem]:
+    items = []
+    for n, c in enumerate(candidates):
+        use_snippet = c.snippet and snippets
+        new_text = c.insert if use_snippet or not c.snippet else (c.plain or c.insert)
+        items.append(
+            lsp.CompletionItem(
+                label=c.label,
+                kind=_ITEM_KINDS[c.kind],
+                detail=c.detail,
+                documentation=(
+                    lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=c.documentation) if c.documentation else None
+                ),
+                filter_text=c.filter,
+                sort_text=f"{n:04d}",
+                insert_text_format=lsp.InsertTextFormat.Snippet if use_snippet else lsp.InsertTextFormat.PlainText,
+                text_edit=lsp.TextEdit(range=convert.to_range(source, c.span, encoding), new_text=new_text),
+            )
+        )
+    return items
+
+
+def register(server: LanguageServer) -> None:
+    """Install ``textDocument/completion``."""
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_COMPLETION,
+        lsp.CompletionOptions(trigger_characters=['"', "`", ",", "=", ":"]),
+    )
+    def _completion(ls: Any, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+        uri = params.text_document.uri
+        if not feature_enabled(ls, uri, "completion"):
+            return None
+        view = document_view(ls, uri)
+        if view is None or view.rel is None or view.root is None:
+            return None
+        offset = convert.to_offset(view.source, params.position, view.encoding)
+        facts = repo_facts(session_of(ls).snapshot(view.root))
+        candidates = complete(view.rel, view.text, offset, facts)
+        return lsp.CompletionList(
+            is_incomplete=False,
+            items=to_completion_items(candidates, view.source, view.encoding, _snippet_support(ls)),
+        )

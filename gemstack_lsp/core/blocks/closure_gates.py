@@ -74,32 +74,36 @@ def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: l
     def bad(message: str, at: JsonNode | None) -> None:
         out.append(src.finding("GATES_PARSE_ERROR", message, at or item, subject=gid))
 
-    id_node = obj.get("id") if obj is not None else None
+    if obj is None:
+        # The reference reads ``item.id`` even of a non-object item (and crashes on null): it has no id.
+        gid: str | None = None
+        bad(f"Gate at index {i} missing id", item)
+        return None
+    id_node = obj.get("id")
     gid = js_truthy_string(id_node)
     if gid is None:
-        # The reference reads ``item.id`` even of a null item (and crashes there): same message here.
         bad(f"Gate at index {i} missing id", id_node)
     elif gid in seen:
         bad(f'Duplicate gate id detected: "{gid}"', id_node)
     if gid is not None:
         seen.add(gid)
     shown = gid if gid is not None else js_string(id_node)
-    type_node = obj.get("type") if obj is not None else None
+    type_node = obj.get("type")
     gtype = type_node.value if isinstance(type_node, JsonString) and type_node.value in GATE_TYPES else None
     if gtype is None:
         bad(f'Unsupported gate type: "{js_string(type_node)}". Only PACKAGE_SCRIPT is supported in MVP.', type_node)
-    script_node = obj.get("script") if obj is not None else None
+    script_node = obj.get("script")
     script = js_truthy_string(script_node)
     if gtype is not None and script is None:
         bad(f'PACKAGE_SCRIPT gate "{shown}" missing script name', script_node)
-    req_node = obj.get("requirement") if obj is not None else None
+    req_node = obj.get("requirement")
     requirement = req_node.value if isinstance(req_node, JsonString) and req_node.value in REQUIREMENTS else None
     if requirement is None:
         bad(f'Gate "{shown}" has invalid requirement: "{js_string(req_node)}"', req_node)
-    waivable_node = obj.get("waivable") if obj is not None else None
+    waivable_node = obj.get("waivable")
     if requirement == "REQUIRED" and not isinstance(waivable_node, JsonBool):
         bad(f'REQUIRED gate "{shown}" requires explicit boolean waivable property', waivable_node)
-    if len(out) != before or obj is None or gid is None or id_node is None or gtype is None or script is None:
+    if len(out) != before or gid is None or id_node is None or gtype is None or script is None:
         return None
     assert requirement is not None
     waivable = waivable_node.value if isinstance(waivable_node, JsonBool) else False

@@ -286,11 +286,15 @@ def test_add_entry_fix_adds_a_provider_and_creates_a_ledger() -> None:
 
 
 def test_add_entry_fix_keeps_one_line_objects_on_one_line() -> None:
-    text = '{"version": 1, "currency": "USD", "providers": {"p": {"type": "MOCK", "pricing_model": "NONE", "capabilities": {}}}}'
+    text = (
+        '{"version": 1, "currency": "USD", '
+        '"providers": {"p": {"type": "MOCK", "pricing_model": "NONE", "capabilities": {}}}}'
+    )
     result = load_ledger("cost-ledger.json", text, now=NOW)
     fix = add_entry_fix("cost-ledger.json", result, "p", "a.b", "MOCK")
     assert fix is not None
     fixed = apply(text, fix.edits)
+    assert "\n" not in fixed
     assert json.loads(fixed)["providers"]["p"]["capabilities"]["a.b"]["cost_state"] == "UNKNOWN"
 
 

@@ -3,7 +3,7 @@
 Fixes (``Add ledger entry``, ``Add freshness_date``) are computed as exact text edits so that an
 editor applies them without re-formatting the file: the new member is written with the
 indentation the object's existing members use (or one level deeper than the object's line
-when it is empty), and a one-line object stays on one line.
+when it is empty); a one-line object, or an empty one in a one-line document, stays on one line.
 """
 
 from __future__ import annotations
@@ -67,6 +67,10 @@ def insert_member(text: str, obj: JsonObject, key: str, value: Any) -> tuple[Spa
             return Span(last.value.span.end, last.value.span.end), f", {key_text}: {compact}"
         new = f",{nl}{indent}{key_text}: {_dump(value, unit, indent, nl)}"
         return Span(last.value.span.end, last.value.span.end), new
+    if "\n" not in text.strip() and "\r" not in text.strip():
+        # A one-line document stays on one line.
+        compact = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        return Span(obj.span.start, obj.span.end), "{" + f"{key_text}: {compact}" + "}"
     outer = _line_indent(text, obj.span.start)
     inner = outer + unit
     new = "{" + nl + inner + key_text + ": " + _dump(value, unit, inner, nl) + nl + outer + "}"

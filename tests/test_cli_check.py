@@ -29,6 +29,11 @@ def broken_repo(tmp_path: Path) -> Path:
     return root
 
 
+def _documents_family(code: str) -> bool:
+    """Codes of this area (the capsule and cost checks have their own tests)."""
+    return CATALOGUE[code].family not in ("capsule", "cost")
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(["check", *argv])
     out, err = capsys.readouterr()
@@ -41,7 +46,12 @@ def test_clean_fixture_repository_exits_zero(
     monkeypatch.chdir(REFERENCE_REPO)
     code, out, _ = run(capsys)
     assert code == 0, out
-    assert out.strip().splitlines()[-1] == "No findings (1 repository checked)."
+    assert re.fullmatch(
+        r"0 errors, .* \(1 repository checked\)\.|No findings \(1 repository checked\)\.", out.splitlines()[-1]
+    )
+    code, out, _ = run(capsys, "--format", "json")
+    assert code == 0
+    assert [f for f in json.loads(out)["findings"] if _documents_family(f["code"])] == []
 
 
 def test_text_format(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, broken_repo: Path) -> None:
@@ -101,7 +111,7 @@ def test_json_ranges_count_utf16_code_units(
     (root / "specs" / "a" / "tasks.md").write_text("- [ ] **T001: 😀**\n", "utf-8")
     monkeypatch.chdir(root)
     _, out, _ = run(capsys, "--format", "json")
-    (f,) = json.loads(out)["findings"]
+    (f,) = [f for f in json.loads(out)["findings"] if f["code"] == "TASK_VALIDATION_MISSING"]
     # The emoji is two UTF-16 code units.
     assert f["range"]["end"] == {"line": 0, "character": len("- [ ] **T001: ") + 2 + 2}
 
@@ -119,7 +129,8 @@ def test_paths_narrow_the_report(
     monkeypatch.chdir(broken_repo)
     code, out, _ = run(capsys, "--format", "json", "specs/009-context-capsule")
     assert code == 0
-    assert json.loads(out)["findings"] == []
+    paths = {f["path"] for f in json.loads(out)["findings"]}
+    assert all(p.startswith("specs/009-context-capsule/") for p in paths)
     code, out, _ = run(capsys, "--format", "json", "specs/008-cost-provider-safety-gates/tasks.md")
     assert code == 1
     assert {f["path"] for f in json.loads(out)["findings"]} == {"specs/008-cost-provider-safety-gates/tasks.md"}
@@ -156,7 +167,9 @@ def test_two_repositories_in_one_run(
     payload = json.loads(out)
     assert code == 1
     assert payload["summary"]["repositories"] == 2
-    assert {f["repository"] for f in payload["findings"]} == {str(broken_repo.resolve())}
+    blockers = [f for f in payload["findings"] if f["code"] == "TASK_VALIDATION_MISSING"]
+    assert {f["repository"] for f in blockers} == {str(broken_repo.resolve())}
+    assert {f["repository"] for f in payload["findings"]} <= {str(broken_repo.resolve()), str(other.resolve())}
 
 
 # --- SARIF ------------------------------------------------------------------------------------
@@ -320,3 +333,44 @@ def test_sarif_uses_absolute_uris_outside_the_current_directory(
     jsonschema.Draft202012Validator(SARIF_SUBSET).validate(log)
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
     assert (broken_repo.resolve() / "specs/008-cost-provider-safety-gates/tasks.md").as_uri() in uris
+
+
+# --- The demo repository ----------------------------------------------------------------------
+
+DEMO = Path(__file__).parents[1] / "examples" / "demo"
+
+#: The problems planted in examples/demo (see its README): code, path, 1-based line and column.
+DEMO_PROBLEMS = [
+    ("CONTRACT_UNKNOWN_TYPE", "specs/008-cost-provider-safety-gates/spec.md", 152, 13),
+    ("TEST_MATRIX_DUPLICATE_ID", "specs/008-cost-provider-safety-gates/spec.md", 459, 11),
+    ("FROZEN_CONTRACT_VIOLATION", "specs/008-cost-provider-safety-gates/plan.md", 47, 14),
+    ("BINDINGS_PARSE_ERROR", "specs/008-cost-provider-safety-gates/plan.md", 58, 16),
+    ("FENCE_UNSEEN_BY_REFERENCE", "specs/008-cost-provider-safety-gates/plan.md", 167, 1),
+    ("TASK_VALIDATION_MISSING", "specs/008-cost-provider-safety-gates/tasks.md", 44, 1),
+]
+
+#: The finding families whose planted problems are listed above.
+DEMO_DOCUMENT_FAMILIES = {"contracts", "matrix", "bindings", "gates", "tasks", "documents"}
+
+
+def test_demo_reports_each_planted_problem(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(DEMO.parents[1])
+    code, out, _ = run(capsys, "--format", "json", "examples/demo")
+    assert code == 1
+    found = {
+        (f["code"], f["path"], f["range"]["start"]["line"] + 1, f["range"]["start"]["character"] + 1)
+        for f in json.loads(out)["findings"]
+        if CATALOGUE[f["code"]].family in DEMO_DOCUMENT_FAMILIES
+    }
+    assert found == set(DEMO_PROBLEMS)
+
+
+def test_demo_text_report_lists_the_problems_relative_to_the_current_directory(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(DEMO.parents[1])
+    _, out, _ = run(capsys, "examples/demo")
+    for code, path, line, col in DEMO_PROBLEMS:
+        assert any(
+            row.startswith(f"examples/demo/{path}:{line}:{col}: ") and f" {code} " in row for row in out.splitlines()
+        )

@@ -14,8 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from gemstack_lsp.core.findings import Finding, Related
+from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
+from gemstack_lsp.core.blocks.contracts import FrozenContract, Violation, compare_phase, effective_contracts
+from gemstack_lsp.core.findings import Finding, Fix, Related, TextEdit
 from gemstack_lsp.core.hashing import hash_text
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.reader import ReadStatus
 from gemstack_lsp.core.repo import FEATURE_DOCS, Document, Feature, GemstackRepo
@@ -86,14 +89,131 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
 def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
     """The findings of one feature's spec.md, plan.md and tasks.md, alone and together."""
     findings: list[Finding] = []
+    blocks: dict[str, DocumentBlocks] = {}
+    texts: dict[str, str] = {}
     for name in FEATURE_DOCS:
         doc = repo.document(feature.file(name))
         findings.extend(artifact_findings(doc))
         if doc.text is None:
             continue
+        texts[name] = doc.text
+        blocks[name] = blocks_of(doc.path, doc.text)
+        findings.extend(blocks[name].findings)
         if name == "tasks.md":
             findings.extend(parse_tasks(doc.text).findings(doc.path, doc.text))
+    findings.extend(contract_findings(feature, blocks, texts))
+    findings.extend(binding_findings(blocks))
     return findings
+
+
+def contract_findings(feature: Feature, blocks: dict[str, DocumentBlocks], texts: dict[str, str]) -> list[Finding]:
+    """FROZEN_CONTRACT_VIOLATION: plan.md against spec.md, tasks.md against spec.md plus plan.md's additions.
+
+    The fingerprint is the reference's: subject = contract id, phase = plan or tasks, location =
+    the repository-relative path of the contradicting document.
+    """
+    spec = blocks.get("spec.md")
+    if spec is None or not spec.contracts.items:
+        return []
+    spec_items = spec.contracts.items
+    plan = blocks.get("plan.md")
+    plan_items = plan.contracts.items if plan is not None else ()
+    out: list[Finding] = []
+    origin: dict[int, str] = {id(c): "spec.md" for c in spec_items}
+    origin.update({id(c): "plan.md" for c in plan_items if id(c) not in origin})
+    comparisons: list[tuple[str, list[Violation]]] = []
+    if plan is not None:
+        comparisons.append(("plan.md", compare_phase(spec_items, plan_items, "plan")))
+    tasks = blocks.get("tasks.md")
+    if tasks is not None:
+        upstream = effective_contracts(spec_items, plan_items)
+        comparisons.append(("tasks.md", compare_phase(upstream, tasks.contracts.items, "tasks")))
+    for name, violations in comparisons:
+        path = feature.file(name)
+        for v in violations:
+            up_name = origin.get(id(v.upstream), "spec.md")
+            up_path = feature.file(up_name)
+            out.append(
+                Finding(
+                    "FROZEN_CONTRACT_VIOLATION",
+                    v.message,
+                    path,
+                    v.span,
+                    subject=v.contract_id,
+                    phase=v.phase,
+                    fixes=_restore_fixes(v, path, texts.get(up_name)),
+                    related=(Related(up_path, v.upstream.id_span, f'"{v.contract_id}" is frozen here, in {up_name}'),),
+                    data={"violationType": v.violation_type, "delta": dict(v.delta)},
+                )
+            )
+    return out
+
+
+def _restore_fixes(v: Violation, path: str, upstream_text: str | None) -> tuple[Fix, ...]:
+    """Replace the contradicting part of the redeclaration with the frozen declaration's text."""
+    if upstream_text is None:
+        return ()
+    up: FrozenContract = v.upstream
+    down: FrozenContract = v.downstream
+    if v.violation_type in ("ENUM_SET_MISMATCH", "IDENTITY_TUPLE_MISMATCH") and up.node.get("values") is not None:
+        target, source = down.values_span, up.values_span
+    elif v.violation_type in ("BOOLEAN_CONTRADICTION", "BOUNDARY_CONTRADICTION", "ROADMAP_LIMIT_MISMATCH") and (
+        up.node.get("value") is not None and down.node.get("value") is not None
+    ):
+        target, source = down.value_span, up.value_span
+    else:
+        target, source = down.span, up.span
+    edit = TextEdit(path, target, upstream_text[source.start : source.end])
+    return (Fix(f'Restore the frozen declaration of "{v.contract_id}"', (edit,), preferred=True),)
+
+
+def _matrix_ids(spec: DocumentBlocks) -> set[str] | None:
+    """The test ids the spec's matrix declares (every entry with a string id, valid or not);
+    ``None`` when there is no matrix to check against (absent, or not a parsable array)."""
+    root = spec.test_matrix.root
+    if not spec.test_matrix.present or not isinstance(root, JsonArray):
+        return None
+    ids = set()
+    for item in root.items:
+        if isinstance(item, JsonObject):
+            node = item.get("id")
+            if isinstance(node, JsonString):
+                ids.add(node.value)
+    return ids or None
+
+
+def binding_findings(blocks: dict[str, DocumentBlocks]) -> list[Finding]:
+    """BINDINGS_PARSE_ERROR for a binding whose test id the spec's matrix does not declare.
+
+    The reference has this rule (``Binding references unknown canonical ID``) but its CLI never
+    passes the matrix, so it never fires there; here it does whenever spec.md has a matrix.
+    """
+    spec = blocks.get("spec.md")
+    ids = _matrix_ids(spec) if spec is not None else None
+    if spec is None or ids is None:
+        return []
+    matrix_fence = spec.test_matrix.fence
+    matrix_at = Related(
+        spec.path, matrix_fence.open_span if matrix_fence else None, "the test matrix it is checked against"
+    )
+    out: list[Finding] = []
+    for name in FEATURE_DOCS:
+        doc = blocks.get(name)
+        if doc is None:
+            continue
+        for b in doc.test_bindings.items:
+            if b.test_id not in ids:
+                out.append(
+                    Finding(
+                        "BINDINGS_PARSE_ERROR",
+                        f'Binding references unknown canonical ID: "{b.test_id}"',
+                        doc.path,
+                        b.test_id_span,
+                        subject=b.test_id,
+                        related=(matrix_at,),
+                    )
+                )
+    return out
 
 
 def _has_reference_contracts(text: str) -> bool:

@@ -359,8 +359,9 @@ class Diagnostics:
     def status(self) -> dict[str, Any]:
         """Counters for tests and benchmarks (``gemstack/status``)."""
         return {
-            "roots": {
-                root: {
+            "roots": [
+                {
+                    "root": root,
                     "analyses": st.analyses,
                     "discarded": st.discarded,
                     "requested": st.requested,
@@ -369,7 +370,7 @@ class Diagnostics:
                     "findings": len(st.findings),
                 }
                 for root, st in self.roots.items()
-            },
+            ],
             "encoding": self.session.encoding,
             "pull": self.pull,
         }

@@ -28,7 +28,14 @@ from typing import TYPE_CHECKING
 from gemstack_lsp.core.blocks.base import schema_issues
 from gemstack_lsp.core.blocks.billable_actions import BillableAction, ProviderRef
 from gemstack_lsp.core.cost.environment import TIERS, Tier, as_tier
-from gemstack_lsp.core.cost.gates import ActionRequest, Decision, GatePolicy, evaluate_billable_action, evaluate_chain
+from gemstack_lsp.core.cost.gates import (
+    CLI_AUTHORIZATION,
+    ActionRequest,
+    Decision,
+    GatePolicy,
+    evaluate_billable_action,
+    evaluate_chain,
+)
 from gemstack_lsp.core.cost.ledger import add_entry_fix
 from gemstack_lsp.core.cost.registry import PROVIDER_ID, RegisteredProvider, mock_escapes, providers_schema
 from gemstack_lsp.core.cost.view import PROVIDERS_PATH, CostView, FeatureCost
@@ -311,7 +318,8 @@ def preview_action(
 
     Every tier when ``environment`` is ``None``, else only that one. No spending token is
     assumed (the answer a non-interactive run gets); ``allow_billable`` stands for
-    ``--allow-billable``. An action no feature declares is denied as undeclared in every tier.
+    ``--allow-billable``, which also grants spending (as ``gate evaluate`` does), without a
+    budget. An action no feature declares is denied as undeclared in every tier.
     """
     from gemstack_lsp.core.rules import AnalysisOptions
 
@@ -339,6 +347,7 @@ def preview_action(
                 ledger,
                 policy,
                 environment=tier,
+                authorization=CLI_AUTHORIZATION if allow_billable else None,
             )
             out[tier] = chain.decision
         return out

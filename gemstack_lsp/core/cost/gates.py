@@ -92,6 +92,10 @@ class SpendingAuthorization:
         return self.granted or bool(self.granted_by) or self.source == "CLI_FLAG" or self.max_budget_units is not None
 
 
+#: The grant ``--allow-billable`` gives on the command line (a budget may be added with ``--budget``).
+CLI_AUTHORIZATION: Final = SpendingAuthorization(source="CLI_FLAG", granted_by="cli")
+
+
 @dataclass(frozen=True)
 class AdapterSupport:
     """What an execution adapter declares it implements."""

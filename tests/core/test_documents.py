@@ -212,7 +212,8 @@ PLAN = """# Plan
     [
         # Redeclaring with the same normalised values is fine; so is a new id.
         (
-            '[{"id": "states", "type": "ENUM_SET", "values": ["A", "B"]}, {"id": "t", "type": "BOUNDARY", "value": "REQUIRED"}]',
+            '[{"id": "states", "type": "ENUM_SET", "values": ["A", "B"]},'
+            ' {"id": "t", "type": "BOUNDARY", "value": "REQUIRED"}]',
             [],
         ),
         (

@@ -63,9 +63,7 @@ def test_activates_in_gemstack_workspaces(manifest: dict[str, Any]) -> None:
 
 
 def test_palette_commands(manifest: dict[str, Any]) -> None:
-    titles = {
-        f"{c['category']}: {c['title']}": c["command"] for c in manifest["contributes"]["commands"]
-    }
+    titles = {f"{c['category']}: {c['title']}": c["command"] for c in manifest["contributes"]["commands"]}
     assert titles["Gemstack: Regenerate Context Capsule"] == "gemstack.editor.regenerateCapsule"
     assert titles["Gemstack: Verify Context Capsule"] == "gemstack.editor.verifyCapsule"
     assert titles["Gemstack: Check Workspace"] == "gemstack.editor.checkWorkspace"

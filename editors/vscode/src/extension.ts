@@ -129,6 +129,11 @@ export function featureDirOf(file: string): string | undefined {
   return undefined;
 }
 
+/** The server's argument for a feature: the folder's file URI (as in its own code actions). */
+function featureUri(dir: string): string {
+  return dir.startsWith("file:") ? dir : vscode.Uri.file(dir).toString();
+}
+
 async function pickFeature(): Promise<string | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (editor && editor.document.uri.scheme === "file") {
@@ -187,11 +192,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     output,
     vscode.commands.registerCommand("gemstack.editor.regenerateCapsule", async (feature?: string) => {
       const dir = feature || (await pickFeature());
-      if (dir) await runServerCommand("gemstack.regenerateCapsule", [dir], "Regenerate Context Capsule");
+      if (dir) await runServerCommand("gemstack.regenerateCapsule", [featureUri(dir)], "Regenerate Context Capsule");
     }),
     vscode.commands.registerCommand("gemstack.editor.verifyCapsule", async (feature?: string) => {
       const dir = feature || (await pickFeature());
-      if (dir) await runServerCommand("gemstack.verifyCapsule", [dir], "Verify Context Capsule");
+      if (dir) await runServerCommand("gemstack.verifyCapsule", [featureUri(dir)], "Verify Context Capsule");
     }),
     vscode.commands.registerCommand("gemstack.editor.checkWorkspace", async () => {
       await runServerCommand("gemstack.checkWorkspace", [], "Check Workspace");

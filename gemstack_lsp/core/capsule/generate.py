@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gemstack_lsp import __version__
-from gemstack_lsp.core.capsule.canonical import parse_json
+from gemstack_lsp.core.capsule.canonical import canonicalize, parse_json
 from gemstack_lsp.core.capsule.extract import (
     BlockError,
     Contract,
@@ -403,4 +403,4 @@ def generate_capsule(repo: GemstackRepo, feature: str | Feature, now: dt.datetim
                 data={"size": sized.size, "limit": HARD_LIMIT_BYTES},
             ),
         )
-    return CapsuleResult(fp, sized.data, capsule, (), sized.condensed)
+    return CapsuleResult(fp, sized.data, canonicalize(capsule), (), sized.condensed)

@@ -24,6 +24,10 @@ from gemstack_lsp.core.text import Encoding, Position, Span
 TOOL_NAME = "gemstack-lsp"
 INFORMATION_URI = "https://github.com/gemstack/gemstack-lsp"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+#: The finding reference as published with the sources (SARIF consumers open it in a browser,
+#: so the catalogue's offline ``file:`` link, which names a path on the analysing machine, is
+#: not used there).
+PUBLIC_DOCS_URL = f"{INFORMATION_URI}/blob/main/gemstack_lsp/docs/findings.md"
 #: The ``partialFingerprints`` key carrying the reference fingerprint.
 FINGERPRINT_KEY = "gemstackFingerprint/v1"
 
@@ -194,6 +198,12 @@ def _region(start: Position, end: Position) -> dict[str, int]:
     }
 
 
+def _public_help_uri(code: str, docs_url: str) -> str:
+    if docs_url.startswith(("http://", "https://")):
+        return docs_url
+    return f"{PUBLIC_DOCS_URL}#{code.lower()}"
+
+
 def sarif_rules() -> list[dict[str, Any]]:
     """One reportingDescriptor per catalogue code, in catalogue order."""
     rules = []
@@ -204,8 +214,11 @@ def sarif_rules() -> list[dict[str, Any]]:
                 "name": "".join(part.capitalize() for part in info.code.split("_")),
                 "shortDescription": {"text": info.summary},
                 "fullDescription": {"text": info.explanation},
-                "help": {"text": f"{info.summary} {info.explanation}"},
-                "helpUri": info.docs_url,
+                "help": {
+                    "text": f"{info.summary} {info.explanation}",
+                    "markdown": f"**{info.summary}**\n\n{info.explanation}",
+                },
+                "helpUri": _public_help_uri(info.code, info.docs_url),
                 "defaultConfiguration": {"level": _SARIF_LEVEL[info.severity]},
                 "properties": {"tags": ["gemstack", info.family], "waivable": info.waivable},
             }

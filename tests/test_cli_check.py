@@ -298,7 +298,9 @@ def test_sarif_format(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mo
     rules = driver["rules"]
     assert [r["id"] for r in rules] == list(CATALOGUE)
     for rule in rules:
-        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"] and rule["helpUri"]
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
+        # A public page, never a path on the machine that ran the check.
+        assert rule["helpUri"].startswith("https://") and rule["helpUri"].endswith("#" + rule["id"].lower())
     assert run_["columnKind"] == "utf16CodeUnits"
     assert run_["originalUriBaseIds"]["%SRCROOT%"]["uri"] == broken_repo.resolve().as_uri() + "/"
     (result,) = [r for r in run_["results"] if r["ruleId"] == "TASK_VALIDATION_MISSING"]

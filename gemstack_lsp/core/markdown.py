@@ -102,7 +102,7 @@ class Fence:
     @property
     def contiguous_base(self) -> int | None:
         """The document offset of body offset 0 when the body is one verbatim slice of the document."""
-        if len(self.segments) == 1 and not self.segments[0].synthetic:
+        if len(self.segments) == 1 and not self.segments[0].synthetic and self.segments[0].length == len(self.body):
             return self.segments[0].doc_start
         if not self.segments:
             return self.open_span.end
@@ -441,12 +441,14 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
                 piece = s[cur.offset :]
                 # The content and its line break map verbatim onto the document; a segment
                 # that continues the previous one in the document extends it.
+                # The body's "\n" after the document's last line has no counterpart to map to.
+                mapped = len(piece) + (1 if le < len(text) else 0)
                 segs = fence.segments
                 if segs and not segs[-1].synthetic and segs[-1].doc_start + segs[-1].length == ls + cur.offset:
                     last = segs[-1]
-                    segs[-1] = Segment(last.body_start, last.doc_start, last.length + len(piece) + 1)
+                    segs[-1] = Segment(last.body_start, last.doc_start, last.length + mapped)
                 else:
-                    segs.append(Segment(fence.body_len, ls + cur.offset, len(piece) + 1))
+                    segs.append(Segment(fence.body_len, ls + cur.offset, mapped))
                 fence.parts.append(piece + "\n")
                 fence.body_len += len(piece) + 1
                 for c in stack:

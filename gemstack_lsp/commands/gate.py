@@ -2,13 +2,14 @@
 
     gemstack-lsp gate evaluate --action ID [--provider P ...] [--capability C] [--env ENV]
                                [--allow-billable] [--units N] [--budget N] [--target DIR]
-                               [--feature NAME]
+                               [--failed P ...] [--feature NAME]
 
 Non-interactive by design (seed section 11): it never prompts and never reads standard input.
 The decision is printed as JSON on standard output; the exit status is 0 for ALLOW and 1 for
 DENY (2 for a usage error). The provider registry, the ledger and the declared actions come
 from the repository holding ``--target`` (read-only, offline); ``--provider`` repeated gives the
-fallback chain, each candidate evaluated on its own. Without ``--provider`` or
+fallback chain, each candidate evaluated on its own; ``--failed P`` previews the chain as if P
+failed at run time. Without ``--provider`` or
 ``--capability`` the action's declared chain and capability are used. ``--env`` names the tier;
 without it the tier comes from ``GEMSTACK_ENV``, then ``CI``/``CONTINUOUS_INTEGRATION``, then
 ``NODE_ENV=test``, else ``development``. Credentials in the environment are never consulted:
@@ -48,6 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ev.add_argument("--allow-billable", action="store_true", help="explicitly authorize spending for this evaluation")
     ev.add_argument("--units", type=float, metavar="N", help="requested units (default 1)")
     ev.add_argument("--budget", type=float, metavar="N", help="maximum budget in the ledger's currency")
+    ev.add_argument(
+        "--failed",
+        action="append",
+        default=[],
+        metavar="P",
+        help="treat provider P as failing at run time, to see what its fallbacks would do (repeatable)",
+    )
     ev.add_argument("--target", default=".", metavar="DIR", help="a folder inside the repository (default: .)")
     ev.add_argument("--feature", metavar="NAME", help="the feature folder under specs/ (default: where declared)")
 
@@ -133,6 +141,7 @@ def evaluate(args: argparse.Namespace) -> int:
         environment=tier,
         requested_units=args.units,
         authorization=authorization,
+        failed=args.failed,
     )
     out = chain.to_json()
     out["request"] = {
@@ -143,6 +152,7 @@ def evaluate(args: argparse.Namespace) -> int:
         "requested_units": args.units if args.units is not None else 1,
         "allow_billable": bool(args.allow_billable),
         "max_budget_units": args.budget,
+        "failed": list(args.failed),
         "feature": fc.feature.name if fc is not None else None,
         "ledger": ledger_result.path if ledger_result is not None else None,
     }

@@ -31,6 +31,7 @@ from gemstack_lsp.core.cost.environment import TIERS, Tier, as_tier
 from gemstack_lsp.core.cost.gates import (
     CLI_AUTHORIZATION,
     ActionRequest,
+    ChainDecision,
     Decision,
     GatePolicy,
     evaluate_billable_action,
@@ -321,6 +322,22 @@ def preview_action(
     ``--allow-billable``, which also grants spending (as ``gate evaluate`` does), without a
     budget. An action no feature declares is denied as undeclared in every tier.
     """
+    chains = preview_chain(
+        repo, action_id, environment, feature_name=feature_name, allow_billable=allow_billable, options=options
+    )
+    return {tier: chain.decision for tier, chain in chains.items()}
+
+
+def preview_chain(
+    repo: GemstackRepo,
+    action_id: str,
+    environment: str | None = None,
+    *,
+    feature_name: str | None = None,
+    allow_billable: bool = False,
+    options: AnalysisOptions | None = None,
+) -> dict[Tier, ChainDecision]:
+    """As ``preview_action``, with every candidate's own decision (for a detailed hover)."""
     from gemstack_lsp.core.rules import AnalysisOptions
 
     opts = options or AnalysisOptions()
@@ -336,10 +353,9 @@ def preview_action(
         if action is None:
             continue
         ledger = fc.ledger.ledger if fc.ledger is not None else None
-        out: dict[Tier, Decision] = {}
-        for tier in tiers:
-            policy = GatePolicy(allow_billable=allow_billable, now=opts.clock(), declared_actions=fc.declared_ids)
-            chain = evaluate_chain(
+        policy = GatePolicy(allow_billable=allow_billable, now=opts.clock(), declared_actions=fc.declared_ids)
+        return {
+            tier: evaluate_chain(
                 action.id,
                 [p.id for p in action.providers],
                 action.capability_id,
@@ -349,9 +365,12 @@ def preview_action(
                 environment=tier,
                 authorization=CLI_AUTHORIZATION if allow_billable else None,
             )
-            out[tier] = chain.decision
-        return out
+            for tier in tiers
+        }
     undeclared = GatePolicy(declared_actions=frozenset())
     return {
-        tier: evaluate_billable_action(ActionRequest(action_id, "", None, tier), None, undeclared) for tier in tiers
+        tier: ChainDecision(
+            evaluate_billable_action(ActionRequest(action_id, "", None, tier), None, undeclared), (), None
+        )
+        for tier in tiers
     }

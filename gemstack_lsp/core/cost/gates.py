@@ -16,7 +16,7 @@ for want of spending permission stops the chain with ``PROVIDER_FALLBACK_UNAUTHO
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
@@ -341,17 +341,30 @@ def evaluate_chain(
     requested_units: float | None = None,
     authorization: SpendingAuthorization | None = None,
     adapters: Mapping[str, AdapterSupport] | None = None,
+    failed: Collection[str] = (),
 ) -> ChainDecision:
     """Evaluate a fallback chain: every candidate independently, in order (seed 10.2).
 
-    The chain runs the first candidate the gates allow. Walking it as the runtime would (each
-    candidate failing in turn), a primary that is denied hands over to the next candidate; a
-    fallback denied for want of spending permission (``BILLABLE_ACTION_UNAUTHORIZED`` or
-    ``ENV_COMMERCIAL_DENIED``) stops the chain with ``PROVIDER_FALLBACK_UNAUTHORIZED``; any
-    other denial of a fallback moves on. Every candidate is evaluated and reported, even those
-    the walk never reaches. An empty chain is denied as an unknown provider.
+    The chain runs the first candidate the gates allow. Walking it as the runtime would, a
+    primary that is denied, or that is listed in ``failed`` (providers assumed to fail at run
+    time, to preview what the fallbacks would do), hands over to the next candidate; a fallback
+    denied for want of spending permission (``BILLABLE_ACTION_UNAUTHORIZED`` or
+    ``ENV_COMMERCIAL_DENIED``) stops the chain with ``PROVIDER_FALLBACK_UNAUTHORIZED``; any other
+    denial or failure of a fallback moves on. Every candidate is evaluated and reported, even
+    those the walk never reaches; none inherits another's authorization. ``adapters`` defaults
+    to what the registry's adapter declarations implement. An empty chain is denied as an
+    unknown provider.
     """
     policy = policy or GatePolicy()
+    failed_ids = {normalize_provider_id(p) for p in failed}
+
+    def adapter_of(pid: str) -> AdapterSupport | None:
+        if adapters is not None:
+            return adapters.get(normalize_provider_id(pid))
+        provider = registry.get(pid)
+        caps = provider.adapter_capabilities if provider is not None else None
+        return AdapterSupport(caps) if caps is not None else None
+
     candidates = tuple(
         CandidateDecision(
             i,
@@ -361,7 +374,7 @@ def evaluate_chain(
                 registry,
                 ledger,
                 policy,
-                (adapters or {}).get(normalize_provider_id(pid)),
+                adapter_of(pid),
             ),
         )
         for i, pid in enumerate(provider_ids)
@@ -374,11 +387,9 @@ def evaluate_chain(
             policy,
         )
         return ChainDecision(denial, (), None)
+    tier = policy.tier(environment)
     for cand in candidates:
-        if cand.decision.authorized:
-            return ChainDecision(_with_chain_context(cand.decision, cand.index), candidates, cand.index)
         if cand.index > 0 and cand.decision.reason_code in AUTHORIZATION_DENIALS:
-            tier = policy.tier(environment)
             stop = _decision(
                 False,
                 "PROVIDER_FALLBACK_UNAUTHORIZED",
@@ -393,8 +404,22 @@ def evaluate_chain(
                 },
             )
             return ChainDecision(stop, candidates, None)
-    # No candidate may run: the reference surfaces the last failure (the primary's when alone).
-    return ChainDecision(candidates[-1].decision, candidates, None)
+        if cand.decision.authorized and normalize_provider_id(cand.provider_id) not in failed_ids:
+            return ChainDecision(_with_chain_context(cand.decision, cand.index), candidates, cand.index)
+    last = candidates[-1].decision
+    if not last.authorized:
+        # No candidate may run: the reference surfaces the last failure (the primary's when alone).
+        return ChainDecision(last, candidates, None)
+    return ChainDecision(
+        _decision(
+            False,
+            "PROVIDER_UNAVAILABLE",
+            f'Every provider of the chain for action "{action_id}" failed or was denied; nothing runs.',
+            {"action_id": action_id, "capability_id": capability_id, "environment": tier},
+        ),
+        candidates,
+        None,
+    )
 
 
 def _with_chain_context(decision: Decision, index: int) -> Decision:

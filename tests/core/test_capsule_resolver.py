@@ -1,0 +1,118 @@
+"""The consumer resolver (seed section 6, TEST-CONTEXT-B02), the schema file and the show helpers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from gemstack_lsp.core.capsule.generate import generate_capsule, next_permitted_phase
+from gemstack_lsp.core.capsule.resolver import (
+    COMPLETE,
+    OPEN,
+    resolve_contract,
+    resolve_phase,
+    resolve_status,
+    resolve_task_status,
+)
+from gemstack_lsp.core.capsule.schema import CAPSULE_SCHEMA
+from gemstack_lsp.core.capsule.show import age_text, render_markdown, summary_lines
+from gemstack_lsp.core.reader import MemoryReader
+from gemstack_lsp.core.repo import GemstackRepo
+from tests.conftest import REFERENCE_OUTPUT
+
+SPEC = """# Feature X
+## 1. Rules
+- The tool MUST work.
+
+```gemstack-contracts
+[{"id": "mode", "type": "BOUNDARY", "value": "FORBIDDEN"},
+ {"id": "states", "type": "ENUM_SET", "values": ["A", "B"]}]
+```
+"""
+TASKS = """- [x] **T001: one**
+  <!-- gemstack:validation_required=false -->
+- [ ] **T002: two**
+  <!-- gemstack:validation_required=false -->
+"""
+
+
+def repo(files: dict[str, str]) -> GemstackRepo:
+    return GemstackRepo("/virtual/x", MemoryReader(files))
+
+
+def capsule_for(r: GemstackRepo) -> dict[str, Any]:
+    result = generate_capsule(r, "specs/x", dt.datetime(2026, 1, 1, tzinfo=dt.UTC))
+    assert result.capsule is not None
+    return result.capsule
+
+
+def test_resolver_source_wins_over_capsule() -> None:
+    r = repo({"specs/x/spec.md": SPEC, "specs/x/tasks.md": TASKS})
+    capsule = capsule_for(r)
+    agree = resolve_task_status(r, "specs/x", capsule, "T001")
+    assert (agree.value, agree.conflict) == (COMPLETE, False)
+    capsule["tasks_state"]["completed_task_ids"].append("T002")
+    answer = resolve_task_status(r, "specs/x", capsule, "T002")
+    assert (answer.value, answer.capsule_value, answer.conflict) == (OPEN, COMPLETE, True)
+    assert answer.authority == "specs/x/tasks.md" and not answer.from_capsule
+    capsule["frozen_contracts"] = [{"id": "mode", "type": "BOUNDARY", "value": "REQUIRED"}]
+    contract = resolve_contract(r, "specs/x", capsule, "mode")
+    assert contract.value == {"id": "mode", "type": "BOUNDARY", "value": "FORBIDDEN"} and contract.conflict
+    capsule["project"]["current_phase"] = "ship"
+    phase = resolve_phase(r, capsule)
+    assert (phase.value, phase.conflict) == ("specification", True)
+    assert resolve_status(r, capsule).value == "SPEC_COMPLETE"
+
+
+def test_resolver_falls_back_to_capsule_only_without_source() -> None:
+    r = repo({"specs/x/spec.md": SPEC, "specs/x/tasks.md": TASKS})
+    capsule = capsule_for(r)
+    bare = repo({})
+    answer = resolve_task_status(bare, "specs/x", capsule, "T001")
+    assert answer.value == COMPLETE and answer.from_capsule and not answer.conflict
+
+
+def test_schema_file_matches_and_accepts_both_generators(reference_repo: Path) -> None:
+    shipped = Path(__file__).parents[2] / "gemstack_lsp" / "schemas" / "context-capsule-v1.schema.json"
+    assert json.loads(shipped.read_text("utf-8")) == CAPSULE_SCHEMA
+    validator = Draft202012Validator(CAPSULE_SCHEMA)
+    for name in ("specs-009-context-capsule.json", "specs-008-cost-provider-safety-gates.json"):
+        assert list(validator.iter_errors(json.loads((REFERENCE_OUTPUT / name).read_text("utf-8")))) == []
+    r = repo({"specs/x/spec.md": SPEC, "specs/x/tasks.md": TASKS})
+    assert list(validator.iter_errors(capsule_for(r))) == []
+
+
+def test_next_permitted_phase() -> None:
+    assert [
+        next_permitted_phase(p) for p in ("specification", "plan", "tasks", "implementation", "verify", "ship")
+    ] == [
+        "PLAN",
+        "TASKS",
+        "IMPLEMENTATION",
+        "VERIFICATION",
+        "SHIP",
+        "NONE",
+    ]
+    assert next_permitted_phase("weird") is None
+
+
+def test_project_name_falls_back_to_folder() -> None:
+    r = repo({"specs/x/spec.md": SPEC})
+    assert capsule_for(r)["project"]["name"] == "x"
+    r = repo({"specs/x/spec.md": SPEC, "package.json": '{"name": "pkg"}'})
+    assert capsule_for(r)["project"]["name"] == "pkg"
+
+
+def test_show_helpers() -> None:
+    r = repo({"specs/x/spec.md": SPEC, "specs/x/tasks.md": TASKS})
+    capsule = capsule_for(r)
+    lines = summary_lines(capsule, "VALID", dt.datetime(2026, 1, 2, 3, 4, tzinfo=dt.UTC))
+    assert lines[-2:] == ["State:          VALID", "Age:            1d 3h ago (2026-01-01T00:00:00.000Z)"]
+    assert summary_lines({})[1:3] == ["Schema Version: undefined", "Project:        unknown"]
+    assert age_text("nonsense", dt.datetime(2026, 1, 1, tzinfo=dt.UTC)) == "unknown"
+    md = render_markdown(capsule)
+    assert md.startswith("# Context capsule: specs/x") and "non-authoritative" in md and "T002" in md

@@ -1,0 +1,165 @@
+"""`gemstack-lsp context generate|verify|show`: output lines, exit codes, JSON, writing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gemstack_lsp.cli import main
+
+F9 = "specs/009-context-capsule"
+F8 = "specs/008-cost-provider-safety-gates"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["context", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_generate_then_verify_and_show(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = str(reference_repo)
+    code, out, _ = run(capsys, "generate", "--target", target)
+    capsule = reference_repo / F9 / "context-capsule.json"
+    assert code == 0
+    assert out.splitlines()[0] == f'[INFO] Generating context capsule for "{F9}" in: {reference_repo.resolve()}'
+    size = len(capsule.read_bytes())
+    assert out.splitlines()[-1] == (
+        f"[OK] Context capsule generated successfully: {capsule.resolve()} ({size} bytes, 39 invariants)."
+    )
+    assert [p.name for p in capsule.parent.iterdir() if p.name.startswith(".context-capsule")] == []
+
+    code, out, _ = run(capsys, "verify", "--target", target)
+    assert code == 0
+    assert out.splitlines() == [
+        f'[INFO] Auditing context capsule for "{F9}" in: {reference_repo.resolve()}',
+        f"[OK] [OK] Context capsule is VALID and FRESH for {F9}.",
+    ]
+
+    code, out, _ = run(capsys, "show", "--target", target)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[:9] == [
+        "=== Gemstack Context Capsule ===",
+        "Schema Version: 1",
+        "Project:        gemstack-fixture",
+        f"Feature:        {F9}",
+        "Lifecycle:      IMPLEMENTING",
+        "Sources:        5 files",
+        "Invariants:     39 rules",
+        "Contracts:      8 contracts",
+        "Acceptance:     20 tests",
+    ]
+    assert lines[9] == "State:          VALID"
+    assert lines[10].startswith("Age:            ") and lines[10].endswith("Z)")
+
+    code, out, _ = run(capsys, "show", "--json", "--target", target)
+    assert code == 0 and out == capsule.read_text("utf-8")
+
+
+def test_show_markdown_writes_companion(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "generate", "--target", str(reference_repo))
+    code, out, _ = run(capsys, "show", "--markdown", "--target", str(reference_repo))
+    md = (reference_repo / F9 / "context-capsule.md").read_text("utf-8")
+    assert code == 0 and "Derived narrative written (no authority)" in out
+    assert "Derived, non-authoritative" in md and "INV-039" in md and "zero-dependency-core" in md
+    # The companion is not a source: the capsule stays valid.
+    assert run(capsys, "verify", "--target", str(reference_repo))[0] == 0
+
+
+def test_verify_failures_list_every_finding(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "generate", "--target", str(reference_repo))
+    (reference_repo / F9 / "plan.md").write_text("x\n", "utf-8")
+    (reference_repo / F9 / "tasks.md").write_text("y\n", "utf-8")
+    code, _out, err = run(capsys, "verify", "--target", str(reference_repo))
+    assert code == 1
+    assert err.splitlines() == [
+        "[FAIL] [STALE] Context capsule validation failed.",
+        f"[FAIL]  - [CONTEXT_CAPSULE_STALE] Source file {F9}/plan.md was modified since capsule generation.",
+        f"[FAIL]  - [CONTEXT_CAPSULE_STALE] Source file {F9}/tasks.md was modified since capsule generation.",
+    ]
+
+
+def test_verify_json(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "--json", "--target", str(reference_repo))
+    report = json.loads(out)
+    assert code == 1 and report["state"] == "MISSING"
+    assert [f["code"] for f in report["findings"]] == ["CONTEXT_CAPSULE_MISSING"]
+    run(capsys, "generate", "--target", str(reference_repo))
+    with (reference_repo / F9 / "spec.md").open("a", encoding="utf-8") as fh:
+        fh.write("\nedit\n")
+    code, out, _ = run(capsys, "verify", "--json", "--target", str(reference_repo))
+    report = json.loads(out)
+    assert code == 1 and report["state"] == "STALE"
+    (finding,) = report["findings"]
+    assert set(finding) >= {"code", "severity", "message", "path", "range", "fingerprint"}
+    assert finding["severity"] == "error" and finding["path"] == f"{F9}/context-capsule.json"
+    assert finding["range"]["start"]["line"] > 0 and len(finding["fingerprint"]) == 64
+
+
+def test_verify_legacy_feature(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "--feature", F8, "--target", str(reference_repo))
+    assert code == 0
+    assert out.splitlines()[-1] == (
+        f'[INFO] [LEGACY] No se detectó context-capsule.json en "{F8}" (Modo Legacy Context-Free).'
+    )
+    code, out, _ = run(capsys, "verify", "--json", "--feature", F8, "--target", str(reference_repo))
+    assert code == 0 and json.loads(out)["state"] == "LEGACY"
+
+
+def test_feature_flag_and_resolution_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "specs" / "a").mkdir(parents=True)
+    (tmp_path / "specs" / "b").mkdir(parents=True)
+    (tmp_path / "specs" / "a" / "spec.md").write_text("# A\n- X MUST y.\n", "utf-8")
+    (tmp_path / "specs" / "b" / "spec.md").write_text("# B\n", "utf-8")
+    code, _, err = run(capsys, "generate", "--target", str(tmp_path))
+    assert code == 1 and err == "[FAIL] No active feature found or specified via --feature.\n"
+    code, _, _ = run(capsys, "generate", "--target", str(tmp_path), "--feature", "specs/a")
+    assert code == 0 and (tmp_path / "specs" / "a" / "context-capsule.json").exists()
+    code, _, err = run(capsys, "generate", "--target", str(tmp_path), "--feature", "specs/missing")
+    assert code == 1
+    assert err == "[FAIL] Generation failed: Cannot generate context capsule: spec.md not found in specs/missing\n"
+    code, _, err = run(capsys, "bogus", "--target", str(tmp_path))
+    assert code == 1 and "Unknown context subcommand: bogus" in err
+    code, _, err = run(capsys, "show", "--target", str(tmp_path), "--feature", "specs/b")
+    assert code == 1 and err.startswith("[FAIL] Context capsule not found at: ")
+    assert run(capsys, "verify", "--target", "")[0] == 1
+
+
+def test_generate_refuses_symlinked_capsule(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    outside = reference_repo.parent / "outside.json"
+    outside.write_text("keep me\n", "utf-8")
+    os.symlink(outside, reference_repo / F9 / "context-capsule.json")
+    code, _, err = run(capsys, "generate", "--target", str(reference_repo))
+    assert code == 1 and "Generation failed:" in err
+    assert outside.read_text("utf-8") == "keep me\n"
+
+
+def test_generate_secret_fails_closed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "specs" / "a").mkdir(parents=True)
+    token = "ghp_" + "k" * 40
+    (tmp_path / "specs" / "a" / "spec.md").write_text(f"# A\n- Use {token}, it MUST work.\n", "utf-8")
+    code, _, err = run(capsys, "generate", "--target", str(tmp_path), "--feature", "specs/a")
+    assert code == 1
+    assert err.startswith(
+        "[FAIL] Generation failed: CONTEXT_CAPSULE_SECRET_DETECTED: Forbidden credential token pattern detected."
+    )
+    assert token not in err
+    assert not (tmp_path / "specs" / "a" / "context-capsule.json").exists()
+
+
+def test_console_script_runs(reference_repo: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "gemstack_lsp", "context", "verify", "--feature", F8],
+        cwd=reference_repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "[LEGACY]" in proc.stdout

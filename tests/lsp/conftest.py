@@ -182,8 +182,27 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _structure_code_actions(client: LanguageClient) -> None:
+    """lsprotocol would read a CodeAction that carries a command as a bare Command (its command a
+    stringified dict): tell the two apart by their fields instead."""
+    converter = client.protocol._converter
+
+    def hook(obj: Any, _: Any) -> lsp.CodeAction | lsp.Command:
+        if isinstance(obj, dict) and (
+            "kind" in obj or "edit" in obj or "diagnostics" in obj or isinstance(obj.get("command"), dict)
+        ):
+            action: lsp.CodeAction = converter.structure(obj, lsp.CodeAction)
+            return action
+        command: lsp.Command = converter.structure(obj, lsp.Command)
+        return command
+
+    converter.register_structure_hook(lsp.Command | lsp.CodeAction, hook)
+    converter.register_structure_hook(lsp.CodeAction | lsp.Command, hook)
+
+
 def _install_handlers(harness: Harness) -> None:
     client = harness.client
+    _structure_code_actions(client)
 
     @client.feature(lsp.WORKSPACE_APPLY_EDIT)
     def apply_edit(params: lsp.ApplyWorkspaceEditParams) -> lsp.ApplyWorkspaceEditResult:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import analyze
+from gemstack_lsp.core.rules import AnalysisOptions, _checks, analyze
 from gemstack_lsp.fs import DiskReader
 
 FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "gemstack-reference" / "repo"
@@ -55,10 +55,26 @@ def _series(label: str, cold: bool) -> None:
     )
 
 
+def _per_family() -> None:
+    """Each check family alone, cold: where the time of one analysis goes."""
+    options = AnalysisOptions()
+    for family, check in _checks():
+        times = []
+        for _ in range(RUNS):
+            _clear_memo_caches()
+            gc.collect()
+            repo = GemstackRepo(str(FIXTURE), DiskReader(FIXTURE))
+            start = time.perf_counter()
+            list(check(repo, options))
+            times.append((time.perf_counter() - start) * 1000)
+        print(f"{family} alone, cold: median {statistics.median(times):.1f} ms, min {min(times):.1f} ms")
+
+
 def main() -> None:
     print(f"fixture: {FIXTURE}")
     _series("cold (memo caches cleared) ms/run", cold=True)
     _series("warm (memo caches kept) ms/run", cold=False)
+    _per_family()
 
 
 if __name__ == "__main__":

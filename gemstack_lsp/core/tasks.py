@@ -27,6 +27,9 @@ JS_WS = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\uf
 _WS = f"[{JS_WS}]"
 #: JavaScript's ``.``: anything but a line terminator.
 _DOT = "[^\n\r\u2028\u2029]"
+#: One line and its break (``\n``, ``\r\n`` or a lone ``\r``, as LSP and the reference's
+#: line-ending normalisation split them); the break group is empty on the last line.
+_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
 _WS_CHARS = frozenset("\t\n\x0b\x0c\r \xa0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") | frozenset(
     chr(c) for c in range(0x2000, 0x200B)
 )
@@ -203,6 +206,9 @@ def _declare_validation_fixes(path: str, text: str, task: Task) -> tuple[Fix, ..
     return tuple(fixes)
 
 
+_JS_WS_STRING = "".join(sorted(_WS_CHARS))
+
+
 def _js_trim_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and text[start] in _WS_CHARS:
         start += 1
@@ -279,13 +285,12 @@ def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
     reference reads the file (other headers' comments then fall to the task before them).
     """
     header = TASK_HEADER_V1_3 if reference_v1_3 else TASK_HEADER
-    src = SourceText(text)
     tasks: list[Task] = []
     current: _Header | None = None
-    for line in range(src.line_count):
-        start, end = src.line_start(line), src.line_end(line)
-        line_text = text[start:end]
-        m = header.match(line_text)
+    for lm in _LINE.finditer(text):
+        start, end = lm.span(1)
+        line_text = lm.group(1)
+        m = header.match(line_text) if line_text[:1] in ("-", "*") else None
         if m is not None:
             if current is not None:
                 tasks.append(current.build())
@@ -301,15 +306,15 @@ def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
                 last_end=end,
                 comments=[],
             )
-            continue
-        if current is None:
-            continue
-        blank_from, blank_to = _js_trim_bounds(text, start, end)
-        if blank_to > blank_from:
-            current.last_end = end
-        comment = _comment_on_line(text, start, end)
-        if comment is not None:
-            current.comments.append(comment)
+        elif current is not None:
+            if line_text.strip(_JS_WS_STRING):
+                current.last_end = end
+            if "gemstack:" in line_text:
+                comment = _comment_on_line(text, start, end)
+                if comment is not None:
+                    current.comments.append(comment)
+        if not lm.group(2):
+            break
     if current is not None:
         tasks.append(current.build())
     return TaskList(tuple(tasks))

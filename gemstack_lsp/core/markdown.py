@@ -200,6 +200,8 @@ def _lines(text: str) -> tuple[tuple[int, int], ...]:
 # ---------------------------------------------------------------------------------------------
 # CommonMark block structure (only as far as fences need it)
 
+#: The characters a heading, fence, HTML block, thematic break or list item can start with.
+_BLOCK_START_CHARS = frozenset("#`~<*_-+0123456789")
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _THEMATIC = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
 _FENCE_OPEN = re.compile(r"(`{3,})(?!.*`)|(~{3,})")
@@ -496,6 +498,8 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
                 interrupts = False
                 html = None
                 continue
+            if ch not in _BLOCK_START_CHARS:
+                break
             rest = s[nn:]
             if _ATX.match(rest):
                 leaf = "heading"

@@ -101,24 +101,18 @@ def sha256_tagged(data: bytes) -> str:
 
 def frame(prefix: Sequence[str], fields: Sequence[str], rows: Iterable[Sequence[str]]) -> bytes:
     """Serialize prefix fields and rows of field values with the contract's NUL framing."""
-    out = bytearray()
-
-    def put(value: str) -> None:
-        if "\0" in value:
-            raise ProvenanceError("Canonical provenance fields must be NUL-free strings")
-        out.extend(value.encode("utf-8"))
-        out.append(0)
-
+    pieces: list[str] = []
     for value in prefix:
-        put(value)
-    out.append(0)
+        pieces += (value, "\0")
+    pieces.append("\0")
     for row in rows:
-        put("record")
+        pieces.append("record\0")
         for name, value in zip(fields, row, strict=True):
-            put(name)
-            put(value)
-        out.append(0)
-    return bytes(out)
+            if "\0" in value:
+                raise ProvenanceError("Canonical provenance fields must be NUL-free strings")
+            pieces += (name, "\0", value, "\0")
+        pieces.append("\0")
+    return "".join(pieces).encode("utf-8")
 
 
 def dirty_stream(records: Iterable[Record]) -> bytes:

@@ -82,7 +82,7 @@ def read_objects(root: str, oids: Iterable[str]) -> dict[str, bytes]:
     if not wanted:
         return {}
     request = "".join(f"{oid}\n" for oid in wanted).encode("ascii")
-    out = git(root, ["cat-file", "--batch"], stdin=request).stdout
+    out = git(root, ["cat-file", "--batch", "--buffer"], stdin=request).stdout
     objects: dict[str, bytes] = {}
     position = 0
     for oid in wanted:

@@ -119,6 +119,12 @@ def merge_facts(facts: list[Fact]) -> dict[str, MergedFact]:
         grouped.setdefault(fact.path, []).append(fact)
     merged: dict[str, MergedFact] = {}
     for path, group in grouped.items():
+        if len(group) == 1:
+            only = group[0]
+            merged[path] = MergedFact(
+                path, only.state, only.rename_from, only.rename_to, only.untracked, only.embedded_directory
+            )
+            continue
         distinct = list(dict.fromkeys(group))
         rename_from = _single(path, "rename_from", [f.rename_from for f in distinct])
         rename_to = _single(path, "rename_to", [f.rename_to for f in distinct])

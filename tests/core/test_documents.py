@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gemstack_lsp.core.documents import check_repo
 from gemstack_lsp.core.findings import CATALOGUE, Finding
@@ -373,3 +375,45 @@ def test_STATE_ACTIVE_SPEC_MISSING() -> None:
     files = fixture_files()
     edit(files, ".gemstack/state.json", '"active_spec": "specs/009-context-capsule"', '"active_spec": "specs/010-x"')
     assert codes(check(files)) == ["STATE_ACTIVE_SPEC_MISSING"]
+
+
+# --- Bad input never crashes -----------------------------------------------------------------------
+
+FRAGMENTS = [
+    b"```gemstack-contracts\n",
+    b"```gemstack-test-matrix\n",
+    b"```gemstack-test-bindings\n",
+    b"```\n",
+    b"  ```gemstack-closure-gates\n",
+    b'[{"id": "x", "type": "ENUM_SET", "values": ["a"]}]\n',
+    b'{"test_id": "TEST-A-A01", "file": "../x"}',
+    b"- [ ] **T001: t**\n",
+    b"<!-- gemstack:tests=A,B -->\n",
+    b"<!-- gemstack:validation_required=true -->\n",
+    b"\xef\xbb\xbf",
+    b"\xff\xfe",
+    b"\r\n",
+    b"\r",
+    "é😀\u2028".encode(),
+    b'{"active_spec": "specs/a", "phase_hashes": {"spec": "00"}}',
+    b"[",
+    b"}",
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(FRAGMENTS), max_size=12).map(b"".join),
+    st.lists(st.sampled_from(FRAGMENTS), max_size=12).map(b"".join),
+    st.lists(st.sampled_from(FRAGMENTS), max_size=12).map(b"".join),
+    st.lists(st.sampled_from(FRAGMENTS), max_size=6).map(b"".join),
+)
+def test_any_input_gives_findings_inside_their_documents(spec: bytes, plan: bytes, tasks: bytes, state: bytes) -> None:
+    files = {"specs/a/spec.md": spec, "specs/a/plan.md": plan, "specs/a/tasks.md": tasks, ".gemstack/state.json": state}
+    repo = GemstackRepo("/repo", MemoryReader(files))
+    for f in check_repo(repo, AnalysisOptions()):
+        assert f.code in CATALOGUE
+        text = repo.document(f.path).text
+        assert text is not None
+        if f.span is not None:
+            assert 0 <= f.span.start <= f.span.end <= len(text)

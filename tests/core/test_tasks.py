@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gemstack_lsp.core.tasks import parse_tasks
 
@@ -188,3 +190,39 @@ def test_fixture_tasks_parse_without_findings(feature: str) -> None:
     assert all(t.reference_v1_3 for t in tl.tasks)
     assert tl.findings("tasks.md", text) == []
     assert [t.id for t in tl.tasks] == [f"T{i:03d}" for i in range(1, len(tl.tasks) + 1)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "- [ ] **T001: a**",
+                "* [x] **UD-T2:b**",
+                "<!-- gemstack:tests=A, B -->",
+                "<!-- gemstack:files=a\\b -->",
+                "<!-- gemstack:validation_required=false -->",
+                "<!-- gemstack:actions=x -->",
+                "\u2028",
+                "😀",
+                " ",
+                "\r\n",
+                "\n",
+                "\r",
+                "**",
+                ",",
+            ]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+def test_any_text_parses_with_spans_inside_it(text: str) -> None:
+    tl = parse_tasks(text)
+    for t in tl.tasks:
+        for span in (t.id_span, t.title_span, t.checkbox_span, t.header_span, t.span):
+            assert 0 <= span.start <= span.end <= len(text)
+        assert text[t.id_span.start : t.id_span.end] == t.id
+        for _, ref in t.refs():
+            assert text[ref.span.start : ref.span.end].replace("\\", "/") == ref.value
+    for f in tl.findings("t.md", text):
+        assert f.span is not None and f.span.end <= len(text)

@@ -289,7 +289,17 @@ def evaluate_action(
     policy: GatePolicy | None = None,
     adapter: AdapterSupport | None = None,
 ) -> Decision:
-    """Both gates for one provider, as the execution boundary runs them: capability first, then billing."""
+    """Both gates for one provider, as the execution boundary runs them: capability first, then billing.
+
+    An action that is not declared (a blank id, or one missing from ``policy.declared_actions``)
+    is refused as ``UNDECLARED_BILLABLE_ACTION`` before any provider is looked at (seed 8.1 step 2).
+    """
+    action_id = request.action_id
+    undeclared = not action_id or not js_trim(action_id)
+    if undeclared or (
+        policy is not None and policy.declared_actions is not None and action_id not in policy.declared_actions
+    ):
+        return evaluate_billable_action(request, ledger, policy)
     capability = evaluate_provider_capability(
         CapabilityRequest(request.provider_id, request.capability_id, request.environment, adapter),
         registry,

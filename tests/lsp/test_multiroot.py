@@ -13,7 +13,7 @@ import os
 import shutil
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -59,12 +59,16 @@ async def start_workspace(
     *,
     options: Any = None,
     configuration: dict[str, Any] | None = None,
+    fake: bool = False,
+    pull_configuration: bool = True,
 ) -> AsyncIterator[Any]:
     """A started server with ``folders`` as workspace folders.
 
     ``configuration`` maps a folder (or ``""`` for the global scope) to the ``gemstack``
-    section the client answers for it. The harness's ``requests`` list records every
-    ``workspace/configuration`` request the server made.
+    section the client answers for it. ``harness.config_requests`` records every
+    ``workspace/configuration`` request the server made. ``fake`` turns on the launcher's
+    FAKE-FINDING check; ``pull_configuration=False`` removes the client's
+    ``workspace.configuration`` capability (a push-only client).
     """
     client = LanguageClient(converter_factory=default_converter)
     own = {
@@ -94,11 +98,13 @@ async def start_workspace(
 
     env = dict(os.environ)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env["GEMSTACK_TEST_FAKE"] = "0"
+    env["GEMSTACK_TEST_FAKE"] = "1" if fake else "0"
     env["GEMSTACK_TEST_AUDIT"] = "0"
     await client.start_io(sys.executable, str(_CONF.LAUNCHER), env=env, cwd=str(folders[0]))
     try:
         caps = client_capabilities(CLIENTS[kind])
+        if not pull_configuration and caps.workspace is not None:
+            caps.workspace.configuration = False
         result = await asyncio.wait_for(
             client.initialize_session(
                 lsp.InitializeParams(
@@ -116,10 +122,8 @@ async def start_workspace(
         harness.pull = bool(caps.text_document and caps.text_document.diagnostic is not None)
         yield harness
     finally:
-        try:
+        with suppress(Exception):
             await asyncio.wait_for(client.shutdown_session(), WAIT)
-        except Exception:
-            pass
         await client.stop()
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -376,3 +378,20 @@ def test_demo_text_report_lists_the_problems_relative_to_the_current_directory(
         assert any(
             row.startswith(f"examples/demo/{path}:{line}:{col}: ") and f" {code} " in row for row in out.splitlines()
         )
+
+
+def test_console_entry_point_runs_check_without_loading_the_language_server() -> None:
+    probe = (
+        "import sys\n"
+        "from gemstack_lsp.cli import main\n"
+        "code = main(['check', '--format', 'json', sys.argv[1]])\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol'))\n"
+        "sys.stderr.write(repr(loaded))\n"
+        "raise SystemExit(code)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, str(DEMO)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == "[]"
+    assert {f["code"] for f in json.loads(proc.stdout)["findings"]} >= {code for code, *_ in DEMO_PROBLEMS}

@@ -82,8 +82,15 @@ def run(args: argparse.Namespace) -> int:
         out = render_sarif(reports, cwd)
     else:
         out = render_text(reports, cwd)
-    sys.stdout.write(out)
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`... | head`): not an error of the check; keep Python from
+        # complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     if args.exit_zero:
         return EXIT_OK
     return EXIT_BLOCKERS if summarize(reports).blockers else EXIT_OK

@@ -43,6 +43,7 @@ class HoverContext:
     word_end: int
     feature: Feature | None
     environment: str
+    max_ledger_age_days: int = 90
 
 
 def word_at(text: str, offset: int) -> tuple[str, int, int] | None:
@@ -82,55 +83,58 @@ def _fmt(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _contracts_of(repo: GemstackRepo, path: str) -> list[Any] | None:
-    from gemstack_lsp.core.capsule.extract import BlockError, read_contracts
+def _blocks(repo: GemstackRepo, path: str) -> Any:
+    from gemstack_lsp.core.blocks import blocks_of
 
     doc = repo.document(path)
     if doc.text is None:
         return None
-    try:
-        return read_contracts(doc.text)
-    except BlockError:
-        return None
+    return blocks_of(path, doc.text)
+
+
+def _line(repo: GemstackRepo, path: str, offset: int) -> str:
+    source = repo.document(path).source
+    return f"{path}:{source.line_of(offset) + 1}" if source is not None else path
+
+
+def _contract_claim(c: Any) -> tuple[Any, ...]:
+    return (c.type, c.value if c.has_value else None, c.normalized_values(), c.entity)
 
 
 def contract_section(ctx: HoverContext) -> str | None:
+    """A frozen contract: type, value(s), description, declaration, redeclarations, capsule."""
     if ctx.feature is None:
         return None
-    declared = _contracts_of(ctx.repo, ctx.feature.spec) or []
+    spec = _blocks(ctx.repo, ctx.feature.spec)
+    declared = spec.contracts.items if spec is not None else ()
     contract = next((c for c in declared if c.id == ctx.word), None)
     if contract is None:
         return None
     lines = [f"**Frozen contract `{contract.id}`** · `{contract.type}`", ""]
-    raw = contract.raw
-    if "value" in raw:
-        lines.append(f"- value: `{_fmt(raw['value'])}`")
-    if "values" in raw:
-        lines.append(f"- values: `{_fmt(raw['values'])}`")
-    if "entity" in raw:
-        lines.append(f"- entity: `{_fmt(raw['entity'])}`")
-    if isinstance(raw.get("description"), str):
-        lines += ["", str(raw["description"]), ""]
-    where = ctx.feature.spec
-    if contract.span is not None:
-        source = ctx.repo.document(where).source
-        if source is not None:
-            where += f":{source.line_of(contract.span.start) + 1}"
-    lines.append(f"- declared in `{where}`")
+    if contract.has_value:
+        lines.append(f"- value: `{_fmt(contract.value)}`")
+    if contract.values is not None:
+        lines.append(f"- values: `{_fmt(list(contract.values))}`")
+    if contract.entity is not None:
+        lines.append(f"- entity: `{contract.entity}`")
+    lines.append(f"- declared in `{_line(ctx.repo, ctx.feature.spec, contract.id_span.start)}`")
     for path in (ctx.feature.plan, ctx.feature.tasks):
-        other = _contracts_of(ctx.repo, path)
-        if not other:
-            continue
-        again = next((c for c in other if c.id == contract.id), None)
+        other = _blocks(ctx.repo, path)
+        again = next((c for c in other.contracts.items if c.id == contract.id), None) if other else None
         if again is None:
             continue
-        agree = again.as_capsule_json() == contract.as_capsule_json()
-        lines.append(f"- redeclared in `{path}`: {'agrees' if agree else '**disagrees**'}")
+        agree = _contract_claim(again) == _contract_claim(contract)
+        where = _line(ctx.repo, path, again.id_span.start)
+        lines.append(f"- redeclared in `{where}`: {'agrees' if agree else '**disagrees**'}")
     capsule = _capsule_json(ctx.repo, ctx.feature)
-    if capsule is not None:
+    if capsule is None:
+        lines.append("- context capsule: none")
+    else:
         held = capsule.get("frozen_contracts")
         ids = {c.get("id") for c in held if isinstance(c, dict)} if isinstance(held, list) else set()
         lines.append(f"- context capsule: {'holds it' if contract.id in ids else '**does not hold it**'}")
+    if contract.description:
+        lines += ["", contract.description]
     return "\n".join(lines)
 
 
@@ -148,53 +152,29 @@ def _capsule_json(repo: GemstackRepo, feature: Feature) -> dict[str, Any] | None
 
 
 def test_section(ctx: HoverContext) -> str | None:
+    """An acceptance test id: its matrix entry, its bindings, the tasks that name it."""
     if ctx.feature is None or not ctx.word.startswith("TEST-"):
         return None
-    from gemstack_lsp.core.capsule.extract import BlockError, read_test_matrix
-
-    spec = ctx.repo.document(ctx.feature.spec)
-    if spec.text is None:
-        return None
-    try:
-        matrix = read_test_matrix(spec.text)
-    except BlockError:
-        matrix = None
-    entry = next((e for e in matrix.entries if e.get("id") == ctx.word), None) if matrix else None
+    spec = _blocks(ctx.repo, ctx.feature.spec)
+    entry = next((e for e in spec.test_matrix.items if e.id == ctx.word), None) if spec else None
     lines = [f"**Acceptance test `{ctx.word}`**", ""]
     if entry is None:
         lines.append("Not in the spec's `gemstack-test-matrix`.")
     else:
-        for key in ("category", "layer", "gate"):
-            lines.append(f"- {key}: `{entry.get(key)}`")
-        lines += ["", str(entry.get("description", "")), "", f"Pass criteria: {entry.get('pass_criteria', '')}"]
-    bindings = _bindings_of(ctx.repo, ctx.feature, ctx.word)
+        lines.append(f"- category `{entry.category}` · layer `{entry.layer}` · gate `{entry.gate}`")
+        lines.append(f"- declared in `{_line(ctx.repo, ctx.feature.spec, entry.id_span.start)}`")
+        lines += ["", entry.description, "", f"Pass criteria: {entry.pass_criteria}"]
+    plan = _blocks(ctx.repo, ctx.feature.plan)
+    bindings = [b for b in plan.test_bindings.items if b.test_id == ctx.word] if plan else []
     if bindings:
-        lines += ["", "Bound to: " + ", ".join(f"`{b}`" for b in bindings)]
+        lines += ["", "Bound to: " + ", ".join(f"`{b.file}` ({b.runner})" if b.runner else f"`{b.file}`"
+                                               for b in bindings)]
+    else:
+        lines += ["", "No test binding in plan.md."]
     tasks = _tasks_naming(ctx.repo, ctx.feature, ctx.word)
     if tasks:
         lines += ["", "Named by tasks: " + ", ".join(tasks)]
     return "\n".join(lines)
-
-
-def _bindings_of(repo: GemstackRepo, feature: Feature, test_id: str) -> list[str]:
-    import json
-
-    from gemstack_lsp.core.markdown import reference_blocks
-
-    plan = repo.document(feature.plan)
-    if plan.text is None:
-        return []
-    out: list[str] = []
-    for block in reference_blocks(plan.text, "gemstack-test-bindings"):
-        try:
-            data = json.loads(block.json_text)
-        except ValueError:
-            continue
-        for item in data if isinstance(data, list) else ():
-            if isinstance(item, dict) and item.get("test_id") == test_id:
-                runner = f" ({item['runner']})" if isinstance(item.get("runner"), str) else ""
-                out.append(f"{item.get('file')}{runner}")
-    return out
 
 
 def _tasks_naming(repo: GemstackRepo, feature: Feature, test_id: str) -> list[str]:
@@ -203,18 +183,148 @@ def _tasks_naming(repo: GemstackRepo, feature: Feature, test_id: str) -> list[st
     doc = repo.document(feature.tasks)
     if doc.text is None:
         return []
-    try:
-        tasks = parse_tasks(doc.text)
-    except Exception:
-        return []
-    return [t.id for t in tasks.tasks if any(ref.value == test_id for ref in t.tests)]
+    return [t.id for t in parse_tasks(doc.text).tasks if any(ref.value == test_id for ref in t.tests)]
+
+
+def _cost_view(ctx: HoverContext) -> Any:
+    from gemstack_lsp.core.cost.view import CostView
+    from gemstack_lsp.core.rules import AnalysisOptions
+
+    opts = AnalysisOptions(max_ledger_age_days=ctx.max_ledger_age_days)
+    return CostView(ctx.repo, opts.clock(), opts.max_ledger_age_days), opts
+
+
+def _ledger_lines(ctx: HoverContext, fc: Any, provider: str | None, capability: str | None) -> list[str]:
+    from gemstack_lsp.core.cost.ledger import check_staleness
+
+    ledger = fc.ledger.ledger if fc.ledger is not None else None
+    if ledger is None:
+        return [f"- ledger: none valid at `{fc.ledger_path}`"]
+    out: list[str] = []
+    now = _cost_view(ctx)[1].clock()
+    for key, entry in ledger.providers.items():
+        if provider is not None and key != provider:
+            continue
+        for cap_id, cap in entry.capabilities.items():
+            if capability is not None and cap_id != capability:
+                continue
+            fresh = check_staleness(
+                cap.freshness_date if cap.freshness_date is not None else None, now, ctx.max_ledger_age_days
+            )
+            age = "stale" if fresh.is_stale else f"fresh ({fresh.age_days} days old)"
+            cost = "" if cap.estimated_unit_cost is None else f" · est. {cap.estimated_unit_cost} {ledger.currency}"
+            out.append(
+                f"- `{key}` / `{cap_id}`: cost_state `{cap.cost_state}`{cost} · "
+                f"freshness `{cap.freshness_date}` {age} (`{_line(ctx.repo, ledger.path, cap.key_span.start)}`)"
+            )
+    if not out:
+        out.append(f"- ledger `{ledger.path}`: **no entry** (treated as UNKNOWN, never FREE)")
+    return out
+
+
+def provider_section(ctx: HoverContext) -> str | None:
+    """A provider id or a capability id: registry declaration, ledger entries, freshness."""
+    if ctx.feature is None:
+        return None
+    view, _ = _cost_view(ctx)
+    fc = view.feature(ctx.feature)
+    provider = fc.registry.get(ctx.word)
+    if provider is not None:
+        lines = [f"**Provider `{provider.id}`** · `{provider.type}`", ""]
+        caps = ", ".join(f"`{c}`" for c in sorted(provider.capabilities)) or "none"
+        lines.append(f"- capabilities: {caps}")
+        sources = ", ".join(f"`{_line(ctx.repo, d.path, d.id_span.start)}`" for d in provider.declarations)
+        lines.append(f"- declared in {sources}")
+        lines += _ledger_lines(ctx, fc, provider.id, None)
+        return "\n".join(lines)
+    users = [p for p in fc.registry.providers.values() if ctx.word in p.capabilities]
+    if not users:
+        return None
+    lines = [f"**Capability `{ctx.word}`**", ""]
+    lines.append("- providers: " + ", ".join(f"`{p.id}` ({p.type})" for p in users))
+    lines += _ledger_lines(ctx, fc, None, ctx.word)
+    return "\n".join(lines)
+
+
+def action_section(ctx: HoverContext) -> str | None:
+    """A billable action: its declaration and the gates' decision in every environment tier."""
+    if ctx.feature is None:
+        return None
+    from gemstack_lsp.core.cost.checks import preview_chain
+
+    view, opts = _cost_view(ctx)
+    fc = view.feature(ctx.feature)
+    action = fc.action(ctx.word)
+    if action is None:
+        return None
+    chains = preview_chain(ctx.repo, action.id, None, feature_name=ctx.feature.name, options=opts)
+    providers = " → ".join(f"`{p.id}`" for p in action.providers) or "none"
+    lines = [
+        f"**Billable action `{action.id}`** · `{action.category}`",
+        "",
+        f"- capability `{action.capability_id}` · providers {providers}",
+        f"- declared in `{_line(ctx.repo, action.path, action.id_span.start)}`",
+        "",
+        "| environment | decision | reason |",
+        "|---|---|---|",
+    ]
+    for tier, chain in chains.items():
+        d = chain.decision
+        mark = " (current)" if tier == ctx.environment else ""
+        message = d.message.replace("|", "\\|")
+        lines.append(f"| {tier}{mark} | {d.decision} | `{d.reason_code}`: {message} |")
+    if action.description:
+        lines += ["", action.description]
+    return "\n".join(lines)
+
+
+#: Gemstack JSON artifacts by base name, and the schema that describes them.
+_ARTIFACT_SCHEMAS = {
+    "cost-ledger.json": "cost-ledger-v1",
+    "context-capsule.json": "context-capsule-v1",
+    "providers.json": "providers",
+}
+
+
+def key_section(ctx: HoverContext) -> str | None:
+    """A key of a Gemstack block or JSON artifact: its schema's title and description."""
+    from gemstack_lsp.core import jsonspan, schemas
+
+    root: Any = None
+    schema: str | None = None
+    base = ctx.rel.rsplit("/", 1)[-1]
+    if base in _ARTIFACT_SCHEMAS:
+        root = jsonspan.parse_json(ctx.text).value
+        schema = _ARTIFACT_SCHEMAS[base]
+    elif ctx.rel.endswith(".md"):
+        from gemstack_lsp.core.blocks import blocks_of
+
+        for result in blocks_of(ctx.rel, ctx.text).results:
+            if result.fence is not None and result.root is not None and result.root.span.contains(ctx.offset):
+                root, schema = result.root, result.kind
+                break
+    if root is None or schema is None:
+        return None
+    where = jsonspan.locate(root, ctx.offset)
+    if not where.is_key or where.node is None or not where.path:
+        return None
+    described = schemas.describe(schema, where.path)
+    if described is None:
+        return None
+    title, description = described
+    key = where.path[-1]
+    head = f"**`{key}`**" + (f" · {title}" if title else "")
+    return f"{head}\n\n{description}".rstrip() + f"\n\n(`{schema}` schema)"
 
 
 #: Lookups in order; the first sections found are shown, separated by rules.
 LOOKUPS: list[Callable[[HoverContext], str | None]] = [
     lambda ctx: finding_code_section(ctx.word),
+    key_section,
     contract_section,
     test_section,
+    action_section,
+    provider_section,
 ]
 
 
@@ -271,6 +381,7 @@ def register(server: GemstackServer) -> None:
                 word_end=end,
                 feature=_feature_of(doc.rel),
                 environment=settings.environment,
+                max_ledger_age_days=settings.max_ledger_age_days,
             )
             sections = hover_markdown(ctx) if found is not None else []
             for code in codes:

@@ -61,7 +61,7 @@ class _NoStdin(io.StringIO):
     def read(self, *args: Any) -> str:
         raise AssertionError("stdin must never be read")
 
-    def readline(self, *args: Any) -> str:
+    def readline(self, size: int | None = -1, /) -> str:
         raise AssertionError("stdin must never be read")
 
 

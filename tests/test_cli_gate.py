@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -57,12 +56,20 @@ SPEC = """# Spec
 """
 
 
-class _NoStdin(io.StringIO):
-    def read(self, *args: Any) -> str:
+class _NoStdin:
+    """A standard input that fails the test on any attempt to read it."""
+
+    def read(self, *args: object) -> str:
         raise AssertionError("stdin must never be read")
 
-    def readline(self, size: int | None = -1, /) -> str:
+    readline = read
+    readlines = read
+
+    def __iter__(self) -> _NoStdin:
         raise AssertionError("stdin must never be read")
+
+    def isatty(self) -> bool:
+        return False
 
 
 @pytest.fixture

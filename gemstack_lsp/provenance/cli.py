@@ -152,7 +152,7 @@ def main(argv: list[str]) -> int:
     except ProvenanceError as error:
         _write_err(f"evidence-provenance: {error.message}\n")
         return 1
-    except OSError as error:
+    except Exception as error:  # every failure is exit 1 with one stderr line
         _write_err(f"evidence-provenance: {error}\n")
         return 1
     sys.stdout.buffer.write((json.dumps(receipt, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))

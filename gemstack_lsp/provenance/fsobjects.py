@@ -121,6 +121,7 @@ class Materializer:
     guards: list[Guard] = field(default_factory=list)
     _anchors: dict[str, _Anchor] = field(default_factory=dict)
     _open: list[int] = field(default_factory=list)
+    _pinned: int = 0
 
     def __post_init__(self) -> None:
         root_fd = os.open(self.root, _DIR_FLAGS)
@@ -179,10 +180,11 @@ class Materializer:
                 self._guard_absence(parent_fd, name, absolute, Identity.of(st))
                 return _Anchor(None, prefix)
             raise ProvenanceError(f"Cannot open {absolute}: {error.strerror}") from error
-        if sum(1 for anchor in self._anchors.values() if anchor.fd is not None) >= MAX_ANCHORED_DIRECTORIES:
+        if self._pinned >= MAX_ANCHORED_DIRECTORIES:
             os.close(fd)
             raise ProvenanceError(f"Absence anchoring exceeds {MAX_ANCHORED_DIRECTORIES} pinned directories")
         self._open.append(fd)
+        self._pinned += 1
         held = Identity.of(os.fstat(fd))
 
         def check_parent() -> None:

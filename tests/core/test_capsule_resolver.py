@@ -116,3 +116,24 @@ def test_show_helpers() -> None:
     assert age_text("nonsense", dt.datetime(2026, 1, 1, tzinfo=dt.UTC)) == "unknown"
     md = render_markdown(capsule)
     assert md.startswith("# Context capsule: specs/x") and "non-authoritative" in md and "T002" in md
+
+
+def test_fast_schema_validator_agrees_with_jsonschema() -> None:
+    from gemstack_lsp.core.capsule.schema import schema_errors
+
+    validator = Draft202012Validator(CAPSULE_SCHEMA)
+    good = json.loads((REFERENCE_OUTPUT / "specs-009-context-capsule.json").read_text("utf-8"))
+    cases: list[Any] = [
+        good,
+        {"schema_version": 1},
+        {"schema_version": True, "provenance": {"source_set_hash": "x", "sources": []}},
+        {"schema_version": 1, "provenance": {"source_set_hash": "a" * 64, "sources": [{"path": "", "hash": 1}]}},
+        {**good, "tasks_state": {"total": -1, "completed": 1.5, "in_progress": 3}},
+        {**good, "canonical_invariants": [{"id": "INV-001", "rule": "r", "normative": "SHOULD"}]},
+        {**good, "acceptance_matrix": {"signature": "nope", "canonical_ids": [1]}},
+        [],
+    ]
+    for case in cases:
+        ours = sorted(tuple(map(str, p)) for p, _ in schema_errors(case))
+        theirs = sorted(tuple(map(str, e.absolute_path)) for e in validator.iter_errors(case))
+        assert ours == theirs, case

@@ -18,8 +18,9 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
+from json.encoder import encode_basestring
 from typing import Any
 
 JsonValue = Any
@@ -30,6 +31,20 @@ _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 def utf16_key(text: str) -> bytes:
     """A sort key that orders strings by UTF-16 code units, as JavaScript's ``<`` does."""
     return text.encode("utf-16-be", "surrogatepass")
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def sort_utf16(strings: Iterable[str]) -> list[str]:
+    """Strings sorted by UTF-16 code units (stable).
+
+    Without astral characters code-unit order is code-point order, Python's own.
+    """
+    items = list(strings)
+    if any(_ASTRAL.search(s) for s in items):
+        return sorted(items, key=utf16_key)
+    return sorted(items)
 
 
 def _js_to_number(value: JsonValue) -> float:
@@ -124,6 +139,8 @@ def is_array_index(key: str) -> bool:
 
 def js_property_order(keys: Sequence[str]) -> list[str]:
     """Keys in JavaScript's own-property order: integer indices ascending, then the rest as given."""
+    if not any(k[:1].isdigit() for k in keys):
+        return list(keys)
     indices = sorted((k for k in keys if is_array_index(k)), key=int)
     return indices + [k for k in keys if not is_array_index(k)]
 
@@ -131,14 +148,23 @@ def js_property_order(keys: Sequence[str]) -> list[str]:
 def canonicalize(value: JsonValue) -> JsonValue:
     """The canonical form of a JSON value: keys and arrays ordered as the reference orders them."""
     if isinstance(value, Mapping):
-        return {k: canonicalize(value[k]) for k in js_property_order(sorted(value, key=utf16_key))}
+        return {k: canonicalize(value[k]) for k in js_property_order(sort_utf16(value))}
     if isinstance(value, list | tuple):
         items = list(value)
         if items:
             key = _array_sort_key(items[0])
             if key is not None:
                 get = key
-                items = sorted(items, key=functools.cmp_to_key(lambda a, b: _js_compare(get(a), get(b))))
+                members = [get(item) for item in items]
+                if all(isinstance(m, str) for m in members):
+                    # All strings: a plain stable sort on code units gives the comparator's order.
+                    order = _ASTRAL.search("".join(members)) is not None
+                    ranked = sorted(
+                        range(len(items)), key=(lambda i: utf16_key(members[i])) if order else members.__getitem__
+                    )
+                    items = [items[i] for i in ranked]
+                else:
+                    items = sorted(items, key=functools.cmp_to_key(lambda a, b: _js_compare(get(a), get(b))))
         return [canonicalize(v) for v in items]
     return value
 
@@ -178,7 +204,7 @@ def js_number(value: float | int) -> str:
 
 def js_string_literal(text: str) -> str:
     """A string as ``JSON.stringify`` writes it (non-ASCII raw, lone surrogates escaped)."""
-    out = json.dumps(text, ensure_ascii=False)
+    out: str = encode_basestring(text)
     if _LONE_SURROGATE.search(out):
         out = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
     return out

@@ -43,7 +43,7 @@ from gemstack_lsp.core.capsule.generate import (
     project_name,
 )
 from gemstack_lsp.core.capsule.locate import JsonLocations, JsonPath, locate
-from gemstack_lsp.core.capsule.schema import CAPSULE_SCHEMA
+from gemstack_lsp.core.capsule.schema import schema_errors
 from gemstack_lsp.core.capsule.secrets import scan_secrets
 from gemstack_lsp.core.capsule.size import HARD_LIMIT_BYTES
 from gemstack_lsp.core.capsule.sources import (
@@ -181,12 +181,20 @@ def _title_span(repo: GemstackRepo, spec_path: str) -> Span | None:
 class _Collector:
     """Accumulates findings for one capsule with the shared fields filled in."""
 
-    def __init__(self, feature: str, capsule_path: str, where: JsonLocations) -> None:
+    def __init__(self, feature: str, capsule_path: str, text: str | None = None) -> None:
         self.feature = feature
         self.capsule_path = capsule_path
-        self.where = where
+        self.text = text
+        self._where: JsonLocations | None = None
         self.findings: list[Finding] = []
         self.fixes = capsule_fixes(feature)
+
+    @property
+    def where(self) -> JsonLocations:
+        """Spans of the capsule's JSON, computed on the first finding that needs one."""
+        if self._where is None:
+            self._where = locate(self.text) if self.text is not None else JsonLocations()
+        return self._where
 
     def add(
         self,
@@ -240,7 +248,7 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
 
     if doc.content.status is ReadStatus.MISSING:
         if opted_in(repo, fp):
-            c = _Collector(fp, capsule_path, JsonLocations())
+            c = _Collector(fp, capsule_path)
             c.add(
                 "CONTEXT_CAPSULE_MISSING",
                 f"Context capsule not found at {capsule_path}",
@@ -252,7 +260,7 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
             return VerifyResult(fp, MISSING, tuple(c.findings))
         return VerifyResult(fp, LEGACY, (), notes=(LEGACY_NOTICE.format(feature=fp),))
 
-    c = _Collector(fp, capsule_path, JsonLocations())
+    c = _Collector(fp, capsule_path)
     if doc.text is None or doc.data is None:
         c.add(
             "CONTEXT_CAPSULE_INVALID",
@@ -274,7 +282,7 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
         msg = getattr(exc, "msg", str(exc))
         c.add("CONTEXT_CAPSULE_INVALID", f"Context capsule JSON parse error: {msg}", span=span)
         return VerifyResult(fp, INVALID, tuple(c.findings))
-    c.where = locate(text)
+    c.text = text
     if not isinstance(capsule, dict):
         c.add("CONTEXT_CAPSULE_INVALID", "Context capsule must be a JSON object", at=())
         return VerifyResult(fp, INVALID, tuple(c.findings))
@@ -313,15 +321,11 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
 
 
 def _schema_findings(c: _Collector, capsule: dict[str, Any]) -> None:
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(CAPSULE_SCHEMA)
-    for error in sorted(validator.iter_errors(capsule), key=lambda e: [str(p) for p in e.absolute_path]):
-        where = tuple(error.absolute_path)
+    for where, message in schema_errors(capsule):
         shown = "/".join(str(p) for p in where) or "(root)"
         c.add(
             "CONTEXT_CAPSULE_INVALID",
-            f"Capsule does not match context-capsule v1 at {shown}: {error.message}",
+            f"Capsule does not match context-capsule v1 at {shown}: {message}",
             at=where,
             subject=shown,
         )

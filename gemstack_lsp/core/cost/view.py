@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from gemstack_lsp.core.blocks.billable_actions import BillableAction, parse_billable_actions
-from gemstack_lsp.core.blocks.capabilities import CapabilityDeclaration, parse_capabilities
+from gemstack_lsp.core.blocks import blocks_of
+from gemstack_lsp.core.blocks.billable_actions import BillableAction
+from gemstack_lsp.core.blocks.capabilities import CapabilityDeclaration
 from gemstack_lsp.core.cost.ledger import DEFAULT_MAX_AGE_DAYS, LedgerResult, load_ledger
 from gemstack_lsp.core.cost.registry import (
     Endpoint,
@@ -145,8 +146,8 @@ class CostView:
             doc = self.repo.document(path)
             if doc.text is None:
                 continue
-            caps = parse_capabilities(path, doc.text)
-            actions = parse_billable_actions(path, doc.text)
+            blocks = blocks_of(path, doc.text)
+            caps, actions = blocks.capabilities, blocks.billable_actions
             has_blocks = has_blocks or caps.present or actions.present
             declarations.extend(_from_block(d) for d in caps.items)
             if path == feature.spec:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,12 +23,23 @@ def digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def _outside_repo(tmp_path: Path, repo: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(tmp_path)): p.read_bytes() if p.is_file() and not p.is_symlink() else b"<dir-or-link>"
+        for p in sorted(tmp_path.rglob("*"))
+        if repo not in p.parents and p != repo
+    }
+
+
 @pytest.fixture
-def outside(tmp_path: Path) -> Path:
+def outside(tmp_path: Path, repo: Path) -> Iterator[Path]:
+    """A directory beside the repository; at teardown, nothing outside the repository changed."""
     target = tmp_path / "outside"
     target.mkdir()
     (target / "sentinel").write_bytes(b"keep\n")
-    return target
+    before = _outside_repo(tmp_path, repo)
+    yield target
+    assert _outside_repo(tmp_path, repo) == before
 
 
 def snapshot_tree(path: Path) -> dict[str, bytes]:
@@ -109,7 +121,7 @@ def test_linked_worktree_uses_its_own_git_admin_vault(repo: Path, tmp_path: Path
 # -- refusals before any bytes exist -------------------------------------------------------------
 
 
-def test_existing_destination_without_replace(repo: Path) -> None:
+def test_existing_destination_without_replace(repo: Path, outside: Path) -> None:
     write_plan(repo, PLAN, b"first\n")
     with pytest.raises(ProvenanceError) as caught:
         write_plan(repo, PLAN, b"second\n")
@@ -123,7 +135,7 @@ def test_replace_requires_an_existing_plan(repo: Path) -> None:
     assert caught.value.message == "Deepen mode requires an existing generated plan to replace"
 
 
-def test_invalid_utf8_touches_nothing(repo: Path) -> None:
+def test_invalid_utf8_touches_nothing(repo: Path, outside: Path) -> None:
     with pytest.raises(ProvenanceError) as caught:
         write_plan(repo, PLAN, b"\xc3\x28 overlong \xc0\xaf")
     assert caught.value.message == "generated plan is not valid UTF-8"
@@ -141,7 +153,7 @@ def test_api_requires_literal_booleans_and_bytes(repo: Path) -> None:
     assert not (repo / "docs").exists()
 
 
-def test_replace_for_another_path_is_refused(repo: Path) -> None:
+def test_replace_for_another_path_is_refused(repo: Path, outside: Path) -> None:
     other = "docs/plans/2024-01-02-gitnexus-plan-some-other-plan.md"
     write_plan(repo, PLAN, b"same\n")
     write_plan(repo, other, b"same\n")
@@ -157,6 +169,7 @@ def test_replace_for_another_path_is_refused(repo: Path) -> None:
         )
     assert caught.value.message == "expectedPlanPath from the read-plan receipt must exactly match generatedPlanPath"
     assert (repo / PLAN).read_bytes() == (repo / other).read_bytes() == b"same\n"
+    assert not (repo / ".git" / "gitnexus-plan-backups").exists() or not vault(repo)
 
 
 # -- attacks -------------------------------------------------------------------------------------
@@ -246,7 +259,7 @@ def _existing(repo: Path, content: bytes = b"prior\n") -> str:
     return str(read_plan(repo, PLAN)["plan_digest"])
 
 
-def test_replace_with_wrong_digest(repo: Path) -> None:
+def test_replace_with_wrong_digest(repo: Path, outside: Path) -> None:
     _existing(repo)
     with pytest.raises(ProvenanceError) as caught:
         write_plan(repo, PLAN, b"new\n", replace=True, expected_plan_path=PLAN, expected_plan_digest=digest(b"other"))
@@ -254,10 +267,11 @@ def test_replace_with_wrong_digest(repo: Path) -> None:
     assert message.startswith("Generated plan no longer matches the exact digest from the read-plan receipt")
     assert (repo / PLAN).read_bytes() == b"prior\n"
     assert recovered(repo, message) == {"unpublished-plan": b"new\n", "expected-prior-plan": b"prior\n"}
+    assert {b"prior\n", b"new\n"} <= all_plan_bytes(repo)
     assert sorted(p.name for p in (repo / "docs" / "plans").iterdir()) == [LEAF]
 
 
-def test_prior_edited_between_read_and_write(repo: Path) -> None:
+def test_prior_edited_between_read_and_write(repo: Path, outside: Path) -> None:
     expected = _existing(repo)
 
     def edit(stage: str) -> None:
@@ -280,7 +294,7 @@ def test_prior_edited_between_read_and_write(repo: Path) -> None:
     assert {b"prior\nedit\n", b"new\n"} <= all_plan_bytes(repo)
 
 
-def test_prior_replaced_by_another_file_before_the_move(repo: Path) -> None:
+def test_prior_replaced_by_another_file_before_the_move(repo: Path, outside: Path) -> None:
     expected = _existing(repo)
 
     def swap(stage: str) -> None:
@@ -299,10 +313,11 @@ def test_prior_replaced_by_another_file_before_the_move(repo: Path) -> None:
             hooks=WriteHooks(swap),
         )
     assert (repo / PLAN).read_bytes() == b"prior\n"
+    assert (repo / "aside.md").read_bytes() == b"prior\n"
     assert b"new\n" in all_plan_bytes(repo)
 
 
-def test_destination_reappears_after_the_prior_moved(repo: Path) -> None:
+def test_destination_reappears_after_the_prior_moved(repo: Path, outside: Path) -> None:
     expected = _existing(repo)
 
     def racer(stage: str) -> None:
@@ -323,6 +338,7 @@ def test_destination_reappears_after_the_prior_moved(repo: Path) -> None:
     assert message.startswith("Generated-plan destination reappeared before publication; it was left untouched")
     assert (repo / PLAN).read_bytes() == b"racer\n"
     assert recovered(repo, message) == {"prior-plan": b"prior\n", "unpublished-plan": b"new\n"}
+    assert {b"prior\n", b"new\n", b"racer\n"} <= all_plan_bytes(repo)
 
 
 # -- read-plan -----------------------------------------------------------------------------------

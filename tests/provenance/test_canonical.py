@@ -5,9 +5,12 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gemstack_lsp.provenance.canonical import (
     ABSENT_LAYER,
+    RECORD_FIELDS,
     DirectoryEntry,
     Layer,
     Record,
@@ -105,3 +108,40 @@ def test_directory_stream_by_hand() -> None:
 def test_nul_in_a_value_is_refused() -> None:
     with pytest.raises(ProvenanceError, match="NUL-free"):
         dirty_stream([_record("a\x00b")])
+
+
+_text = st.text(alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=12)
+_layers = st.builds(Layer, st.sampled_from(["absent", "regular", "symlink"]), _text)
+_records = st.builds(
+    Record,
+    path=_text.filter(bool),
+    state=st.sampled_from(["staged", "mixed", "renamed"]),
+    head=_layers,
+    index=_layers,
+    worktree=_layers,
+    untracked=_layers,
+    rename_from=st.none() | _text,
+    rename_to=st.none() | _text,
+)
+
+
+def _parse(stream: bytes) -> list[tuple[str, ...]]:
+    """Read the framing back: the fixed field count plus the extra NULs make this unambiguous."""
+    assert stream.startswith(PREFIX)
+    tokens = stream[len(PREFIX) :].split(b"\x00")
+    rows = []
+    position = 0
+    while position < len(tokens) - 1:
+        assert tokens[position] == b"record"
+        pairs = tokens[position + 1 : position + 1 + 24]
+        assert [name.decode() for name in pairs[0::2]] == list(RECORD_FIELDS)
+        rows.append(tuple(value.decode() for value in pairs[1::2]))
+        assert tokens[position + 25] == b""
+        position += 26
+    return rows
+
+
+@given(st.lists(_records, max_size=6, unique_by=lambda record: record.path))
+def test_framing_round_trips(records: list[Record]) -> None:
+    expected = [r.canonical_values() for r in sorted(records, key=lambda r: r.path.encode("utf-8"))]
+    assert _parse(dirty_stream(records)) == expected

@@ -163,3 +163,13 @@ def test_console_script_runs(reference_repo: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "[LEGACY]" in proc.stdout
+
+
+def test_demo_capsule_is_deliberately_stale(capsys: pytest.CaptureFixture[str]) -> None:
+    demo = Path(__file__).parents[1] / "examples" / "demo"
+    code, out, _ = run(capsys, "verify", "--json", "--target", str(demo))
+    report = json.loads(out)
+    assert code == 1 and report["state"] == "STALE"
+    assert [(f["code"], f["subject"], f["range"]["start"]["line"] + 1) for f in report["findings"]] == [
+        ("CONTEXT_CAPSULE_STALE", "specs/009-context-capsule/plan.md", 367)
+    ]

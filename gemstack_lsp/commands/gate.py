@@ -156,5 +156,12 @@ def evaluate(args: argparse.Namespace) -> int:
         "feature": fc.feature.name if fc is not None else None,
         "ledger": ledger_result.path if ledger_result is not None else None,
     }
-    print(json.dumps(out, indent=2, ensure_ascii=False))
+    try:
+        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`... | head`): the decision still sets the exit status.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     return EXIT_ALLOW if chain.decision.authorized else EXIT_DENY

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Mapping
@@ -64,6 +65,15 @@ def _heading_ref(trimmed: str) -> str | None:
 def extract_invariants(text: str) -> list[Invariant]:
     """The reference's normative extraction (spec text as read, not newline-normalised).
 
+    Memoised by text: an unchanged spec costs nothing on the next keystroke.
+    """
+    return list(_extract_invariants(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _extract_invariants(text: str) -> tuple[Invariant, ...]:
+    """See ``extract_invariants``.
+
     Lines are split on ``\\r?\\n`` only; every line is examined (code blocks and tables too)
     except blank lines and lines starting with a fence; headings set the ``source_ref``.
     """
@@ -94,7 +104,7 @@ def extract_invariants(text: str) -> list[Invariant]:
         rule = js_trim(rule)
         n = len(out) + 1
         out.append(Invariant(f"INV-{n:03d}", rule, normative, ref, Span(start, end)))
-    return out
+    return tuple(out)
 
 
 class BlockError(ValueError):
@@ -150,8 +160,26 @@ def _is_blank_string(v: Any) -> bool:
 def read_contracts(text: str) -> list[Contract] | None:
     """The spec's ``gemstack-contracts`` block (``None`` when there is none).
 
-    Raises ``BlockError`` with the reference's message when the block is malformed.
+    Raises ``BlockError`` with the reference's message when the block is malformed. Memoised by
+    text (the contracts' ``raw`` members are shared: treat them as read-only).
     """
+    outcome = _read_contracts(text)
+    if isinstance(outcome, BlockError):
+        # A fresh instance: re-raising the memoised one would grow its traceback on every call.
+        raise BlockError(outcome.code, str(outcome), outcome.span)
+    return None if outcome is None else list(outcome)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_contracts(text: str) -> tuple[Contract, ...] | BlockError | None:
+    try:
+        found = _read_contracts_uncached(text)
+    except BlockError as exc:
+        return exc
+    return None if found is None else tuple(found)
+
+
+def _read_contracts_uncached(text: str) -> list[Contract] | None:
     found = _single_block(
         text,
         "gemstack-contracts",
@@ -259,6 +287,22 @@ def acceptance_signature(entries: list[Mapping[str, Any]]) -> str:
 
 def read_test_matrix(text: str) -> TestMatrix | None:
     """The spec's ``gemstack-test-matrix`` block (``None`` when absent); raises ``BlockError``."""
+    outcome = _read_test_matrix(text)
+    if isinstance(outcome, BlockError):
+        # A fresh instance: re-raising the memoised one would grow its traceback on every call.
+        raise BlockError(outcome.code, str(outcome), outcome.span)
+    return outcome
+
+
+@functools.lru_cache(maxsize=64)
+def _read_test_matrix(text: str) -> TestMatrix | BlockError | None:
+    try:
+        return _read_test_matrix_uncached(text)
+    except BlockError as exc:
+        return exc
+
+
+def _read_test_matrix_uncached(text: str) -> TestMatrix | None:
     found = _single_block(
         text,
         "gemstack-test-matrix",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from gemstack_lsp.provenance.errors import ProvenanceError
 from gemstack_lsp.provenance.readplan import read_existing_plan
@@ -30,7 +31,7 @@ def snapshot(
     cited: Sequence[str],
     *,
     schema_version: int = SCHEMA_VERSION,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """The ``evidence_provenance`` value for ``repo``, excluding exactly ``plan`` from the digest."""
     root = _text(repo, "--repo")
     plan = _text(plan, "--generated-plan")
@@ -42,7 +43,7 @@ def snapshot(
     return take_snapshot(root, plan, list(cited)).to_json()
 
 
-def read_plan(repo: str | os.PathLike[str], plan: str) -> dict[str, object]:
+def read_plan(repo: str | os.PathLike[str], plan: str) -> dict[str, Any]:
     """The read-plan receipt: canonical path, byte count, digest and base64 bytes."""
     return read_existing_plan(_text(repo, "--repo"), _text(plan, "--generated-plan")).to_json()
 
@@ -56,7 +57,7 @@ def write_plan(
     expected_plan_path: str | None = None,
     expected_plan_digest: str | None = None,
     hooks: WriteHooks | None = None,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """Publish ``content`` (exact UTF-8 bytes) at ``plan``; with ``replace``, Deepen's rewrite."""
     return write_generated_plan(
         _text(repo, "--repo"),

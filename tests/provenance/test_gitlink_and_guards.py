@@ -77,6 +77,11 @@ def test_uninitialized_gitlink_falls_through_and_fails(tmp_path: Path) -> None:
 # -- guards: each observation is rechecked after materialization -------------------------------
 
 
+def _retarget(link: Path, target: str) -> None:
+    os.unlink(link)
+    os.symlink(target, link)
+
+
 def _materialized(repo: Path, path: str) -> Materializer:
     materializer = Materializer(os.path.realpath(repo))
     materializer.object_layer(path)
@@ -94,7 +99,7 @@ def _materialized(repo: Path, path: str) -> Materializer:
         ("missing/leaf", lambda repo: (repo / "missing").mkdir()),
         ("missing.txt", lambda repo: (repo / "missing.txt").write_text("late")),
         ("b.txt/child", lambda repo: (repo / "b.txt").unlink()),
-        ("link", lambda repo: (os.unlink(repo / "link"), os.symlink("other", repo / "link"))),
+        ("link", lambda repo: _retarget(repo / "link", "other")),
     ],
 )
 def test_guard_detects_mutation_after_materialization(repo: Path, path: str, mutate: object) -> None:

@@ -1,0 +1,108 @@
+// Drives code-server (real VS Code in a browser) in headless Chromium with playwright-core.
+//
+//   node drive.js <url> <result.json> [screenshot-dir]
+//
+// Opens the workbench, waits for the Gemstack diagnostics in the Problems panel, writes what
+// the panel and the status bar show as JSON, and optionally takes screenshots (Problems panel,
+// a hover, the code lenses).
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const [url, resultFile, shotDir] = process.argv.slice(2);
+const expected = JSON.parse(process.env.GEMSTACK_EXPECTED || "{}"); // {"errors": n, "warnings": n, "codes": [...]}
+const TIMEOUT = Number(process.env.GEMSTACK_TIMEOUT_MS || 90000);
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function problems(page) {
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll(".markers-panel .monaco-list-row")];
+    const status = document.querySelector('[id="status.problems"]');
+    return {
+      rows: rows.map((r) => ({ label: r.getAttribute("aria-label") || "", text: r.textContent || "" })),
+      status: status ? status.getAttribute("aria-label") || status.textContent : null,
+    };
+  });
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press("F1");
+  await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
+  await page.keyboard.type(title);
+  await sleep(400);
+  await page.keyboard.press("Enter");
+}
+
+async function openFile(page, rel, line) {
+  await page.keyboard.press("Control+P");
+  await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
+  await page.keyboard.type(rel + (line ? ":" + line : ""));
+  await sleep(800);
+  await page.keyboard.press("Enter");
+  await sleep(800);
+}
+
+(async () => {
+  const started = Date.now();
+  const result = { ok: false, steps: {} };
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(url, { timeout: TIMEOUT });
+    await page.waitForSelector(".monaco-workbench", { timeout: TIMEOUT });
+    result.steps.workbench = Date.now() - started;
+    // Problems panel.
+    await page.keyboard.press("Control+Shift+M");
+    const want = expected.codes || [];
+    const deadline = Date.now() + TIMEOUT;
+    let seen = { rows: [], status: null };
+    while (Date.now() < deadline) {
+      seen = await problems(page);
+      const text = seen.rows.map((r) => r.text + " " + r.label).join("\n");
+      if (want.length > 0 && want.every((code) => text.includes(code))) break;
+      await sleep(500);
+    }
+    result.steps.problems = Date.now() - started;
+    result.problems = seen;
+    if (shotDir) {
+      fs.mkdirSync(shotDir, { recursive: true });
+      await sleep(500);
+      await page.screenshot({ path: path.join(shotDir, "vscode-problems.png") });
+      // A hover on a contract id and the code lenses of a spec.
+      for (const shot of JSON.parse(process.env.GEMSTACK_SHOTS || "[]")) {
+        await openFile(page, shot.file, shot.line);
+        if (shot.column) {
+          await page.keyboard.press("Home");
+          for (let i = 1; i < shot.column; i++) await page.keyboard.press("ArrowRight");
+        }
+        if (shot.command) await runCommand(page, shot.command);
+        await sleep(shot.wait || 1500);
+        await page.screenshot({ path: path.join(shotDir, shot.name) });
+        await page.keyboard.press("Escape");
+      }
+    }
+    result.ok = true;
+  } catch (error) {
+    result.error = String(error && error.stack ? error.stack : error);
+  } finally {
+    result.total_ms = Date.now() - started;
+    fs.writeFileSync(resultFile, JSON.stringify(result, null, 2));
+    await browser.close();
+  }
+  process.exit(result.ok ? 0 : 1);
+})();

@@ -130,7 +130,10 @@ def verify_report(repo: GemstackRepo, result: VerifyResult) -> dict[str, Any]:
                 "fingerprint": _legacy_fingerprint(result.path),
             }
         )
-    return {"state": result.state, "feature": result.feature, "findings": findings}
+    report: dict[str, Any] = {"state": result.state, "feature": result.feature, "findings": findings}
+    if result.notes and result.state != "LEGACY":
+        report["notes"] = list(result.notes)
+    return report
 
 
 def _legacy_fingerprint(path: str) -> str:

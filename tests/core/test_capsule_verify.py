@@ -508,3 +508,12 @@ def test_check_repo_missing_for_opted_in_feature(reference_repo: Path) -> None:
 def test_check_repo_quiet_when_valid(reference_repo: Path) -> None:
     gen(reference_repo)
     assert list(check_repo(disk(reference_repo), AnalysisOptions())) == []
+
+
+def test_reference_capsule_earns_an_informational_note(reference_repo: Path) -> None:
+    shutil.copy(REFERENCE_OUTPUT / "specs-009-context-capsule.json", capsule_file(reference_repo))
+    result = verify(reference_repo)
+    assert result.state == "VALID" and result.findings == ()
+    assert len(result.notes) == 1 and "Regenerate with gemstack-lsp" in result.notes[0]
+    gen(reference_repo)
+    assert verify(reference_repo).notes == ()

@@ -129,12 +129,12 @@ def _array_sort_key(first: JsonValue) -> Callable[[JsonValue], JsonValue] | None
     return None
 
 
-_ARRAY_INDEX = re.compile(r"^(?:0|[1-9][0-9]*)$")
+_ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)")
 
 
 def is_array_index(key: str) -> bool:
     """True for keys JavaScript treats as integer indices (they come first in property order)."""
-    return bool(_ARRAY_INDEX.match(key)) and int(key) < 2**32 - 1
+    return bool(_ARRAY_INDEX.fullmatch(key)) and int(key) < 2**32 - 1
 
 
 def js_property_order(keys: Sequence[str]) -> list[str]:

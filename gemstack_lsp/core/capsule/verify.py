@@ -317,7 +317,19 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
 
     unchanged = _freshness(repo, c, fp, capsule, sources)
     _dropped_and_conflicts(repo, c, fp, capsule, unchanged)
-    return VerifyResult(fp, _state_of(c.findings), tuple(c.findings), capsule)
+    return VerifyResult(fp, _state_of(c.findings), tuple(c.findings), capsule, _lossy_notes(capsule))
+
+
+def _lossy_notes(capsule: Mapping[str, Any]) -> tuple[str, ...]:
+    """Informational notes for a capsule written by the reference generator (lossy, never a finding)."""
+    generator = capsule.get("generator")
+    if not isinstance(generator, dict) or generator.get("name") == GENERATOR_NAME:
+        return ()
+    return (
+        f"Written by {generator.get('name')} {generator.get('version')}: project name, next phase, history, "
+        "files and deferred items are constants there, completed tasks are always 0 and ENUM_SET values "
+        "are dropped. Regenerate with gemstack-lsp for derived content.",
+    )
 
 
 def _schema_findings(c: _Collector, capsule: dict[str, Any]) -> None:

@@ -400,3 +400,13 @@ def test_preview_action_gives_a_decision_per_tier() -> None:
     assert only_dev["development"].reason_code == "ACTION_AUTHORIZED"
     undeclared = preview_action(make_repo(files), "nope", "test", options=OPTIONS)
     assert undeclared["test"].reason_code == "UNDECLARED_BILLABLE_ACTION"
+
+
+def test_a_ledger_with_a_byte_order_mark_is_invalid() -> None:
+    files: dict[str, str | bytes] = {
+        f"{FEATURE}/spec.md": spec([action("summarize", ["ollama-local"])]),
+        "cost-ledger.json": b"\xef\xbb\xbf" + ledger(STANDARD_LEDGER).encode("utf-8"),
+    }
+    repo = GemstackRepo("/repo", MemoryReader(files))
+    [f] = [x for x in check_repo(repo, OPTIONS) if x.code == "COST_LEDGER_INVALID"]
+    assert "byte-order mark" in f.message

@@ -207,3 +207,122 @@ def test_chain_of_one_free_provider_is_allowed_in_every_tier(tier: str) -> None:
     )
     assert chain.decision.reason_code == "ACTION_AUTHORIZED_FREE"
     assert chain.selected == 0
+
+
+# --- Invariants over arbitrary requests (seed section 3) -------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_providers = st.sampled_from(["gemini-cloud", "GEMINI-CLOUD ", "mock-local", "unregistered", "", "../mock-local"])
+_capabilities = st.sampled_from(
+    ["inference.generate_text", "inference.maybe", "inference.unknown_action", "inference.embed", None]
+)
+_environments = st.sampled_from(["test", "ci", "development", "staging", "production", "bogus", None])
+_tokens = st.one_of(
+    st.none(),
+    st.builds(
+        SpendingAuthorization,
+        source=st.sampled_from([None, "CLI_FLAG", "POLICY"]),
+        granted=st.booleans(),
+        granted_by=st.sampled_from([None, "", "developer"]),
+        max_budget_units=st.one_of(st.none(), st.floats(min_value=0, max_value=100, allow_nan=False)),
+    ),
+)
+_units = st.one_of(st.none(), st.floats(min_value=0, max_value=1e6, allow_nan=False))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    provider=_providers,
+    capability=_capabilities,
+    environment=_environments,
+    units=_units,
+    token=_tokens,
+    allow_billable=st.booleans(),
+    claimed=st.sampled_from([None, "FREE", "BILLABLE"]),
+)
+def test_gate_invariants_hold_for_any_request(
+    provider: str,
+    capability: str | None,
+    environment: str | None,
+    units: float | None,
+    token: SpendingAuthorization | None,
+    allow_billable: bool,
+    claimed: str | None,
+) -> None:
+    ledger, registry = golden_ledger(), golden_registry()
+    policy = GatePolicy(allow_billable=allow_billable, declared_actions=frozenset({"summarize"}))
+    request = ActionRequest("summarize", provider, capability, environment, units, token, claimed)
+    decision = evaluate_billable_action(request, ledger, policy)
+    tier = policy.tier(environment)
+    entry = ledger.entry(provider.strip().lower(), capability) if capability else None
+    if decision.authorized:
+        assert decision.reason_code in ("ACTION_AUTHORIZED", "ACTION_AUTHORIZED_FREE")
+        # Unknown cost never degrades to FREE; a ledger entry always wins over the request's claim.
+        assert decision.context["cost_state"] in ("FREE", "BILLABLE", "POTENTIALLY_BILLABLE")
+        if entry is not None:
+            assert decision.context["cost_state"] == entry.cost_state
+        if decision.context["cost_state"] != "FREE":
+            # Spending needs an explicit grant within its budget, and a tier that permits it.
+            assert token is not None and token.valid
+            assert tier not in ("test", "ci")
+            assert tier != "development" or allow_billable
+            if token.max_budget_units is not None:
+                assert decision.context["estimated_total_cost"] <= token.max_budget_units  # type: ignore[operator]
+    if entry is not None and entry.cost_state == "UNKNOWN":
+        assert not decision.authorized
+    if provider.strip().lower() == "gemini-cloud" and tier in ("test", "ci"):
+        assert not decision.authorized
+        assert not evaluate_provider_capability(
+            CapabilityRequest(provider, capability, environment), registry
+        ).authorized
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    chain=st.lists(_providers, max_size=4),
+    environment=_environments,
+    token=_tokens,
+    allow_billable=st.booleans(),
+    failed=st.lists(_providers, max_size=2),
+)
+def test_chain_never_selects_a_denied_or_failed_candidate(
+    chain: list[str],
+    environment: str | None,
+    token: SpendingAuthorization | None,
+    allow_billable: bool,
+    failed: list[str],
+) -> None:
+    result = evaluate_chain(
+        "summarize",
+        chain,
+        "inference.generate_text",
+        golden_registry(),
+        golden_ledger(),
+        GatePolicy(allow_billable=allow_billable),
+        environment=environment,
+        authorization=token,
+        failed=failed,
+    )
+    assert len(result.candidates) == len(chain)
+    if result.selected is None:
+        assert not result.decision.authorized
+        return
+    chosen = result.candidates[result.selected]
+    assert chosen.decision.authorized and result.decision.authorized
+    assert chosen.provider_id.strip().lower() not in {f.strip().lower() for f in failed}
+    # No earlier fallback was refused for want of spending permission (that stops the chain).
+    for earlier in result.candidates[1 : result.selected]:
+        assert earlier.decision.reason_code not in ("BILLABLE_ACTION_UNAUTHORIZED", "ENV_COMMERCIAL_DENIED")
+
+
+def test_a_non_free_capability_of_a_mock_provider_is_commercial_for_the_tier() -> None:
+    # Deliberate difference from the reference (which looks only at the provider type): fail closed.
+    decision = evaluate_billable_action(
+        ActionRequest(
+            "summarize", "mock-local", "inference.maybe", "test", 1, SpendingAuthorization(granted=True), "BILLABLE"
+        ),
+        golden_ledger(),
+    )
+    assert (decision.authorized, decision.reason_code) == (False, "ENV_COMMERCIAL_DENIED")

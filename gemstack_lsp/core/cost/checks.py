@@ -21,8 +21,7 @@ budgets) are not findings: they depend on the tier a run uses, and are shown by
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from types import MappingProxyType
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.blocks.base import schema_issues
@@ -158,7 +157,7 @@ def _action_findings(fc: FeatureCost) -> Iterator[Finding]:
         free_before: ProviderRef | None = None
         for index, ref in enumerate(action.providers):
             provider = fc.registry.get(ref.id)
-            data = MappingProxyType({"action_id": action.id, "provider_id": ref.id, "capability_id": cap})
+            data = {"action_id": action.id, "provider_id": ref.id, "capability_id": cap}
             if provider is None:
                 yield _unknown_provider(fc, action, ref, data)
                 continue
@@ -216,9 +215,7 @@ def _declared_at(provider: RegisteredProvider) -> tuple[Related, ...]:
     return tuple(Related(d.path, d.id_span, f'provider "{provider.id}" declared here') for d in provider.declarations)
 
 
-def _unknown_provider(
-    fc: FeatureCost, action: BillableAction, ref: ProviderRef, data: MappingProxyType[str, str]
-) -> Finding:
+def _unknown_provider(fc: FeatureCost, action: BillableAction, ref: ProviderRef, data: Mapping[str, str]) -> Finding:
     canonical = PROVIDER_ID.match(ref.id.strip().lower()) is not None
     detail = (
         "Declare it in a gemstack-capabilities block, .gemstack/providers.json or a cost ledger."
@@ -247,7 +244,7 @@ def _unknown_cost(
     ref: ProviderRef,
     provider: RegisteredProvider,
     state: str | None,
-    data: MappingProxyType[str, str],
+    data: Mapping[str, str],
 ) -> Finding:
     cap = action.capability_id
     related: tuple[Related, ...] = ()

@@ -6,7 +6,9 @@ a ``Decision`` whose reason codes, messages and context match the reference's de
 (``gemstack-cli.md`` sections 12.3-12.6, golden vectors ``provider_capability_gate`` and
 ``billable_action_gate``). Where the seed and the reference order the billable gate's steps
 differently, the reference's order is kept: declaration, cost classification, environment,
-FREE, authorization token, budget (reference section 15 item 17).
+FREE, authorization token, budget (reference section 15 item 17). One deliberate difference:
+a capability that is not FREE counts as commercial for the tier policy even when its provider
+is LOCAL or MOCK (the reference looks only at the provider's type).
 
 ``evaluate_chain`` runs both gates for every provider of a fallback chain independently: a
 fallback never inherits the authorization of the provider before it, and a fallback that fails
@@ -245,7 +247,11 @@ def evaluate_billable_action(
             f'Action "{action_id}" has UNKNOWN cost classification. Fail-closed: execution denied.',
             ctx("UNKNOWN"),
         )
-    commercial = provider.type == "COMMERCIAL" if provider is not None else cost_state != "FREE"
+    # The reference treats only COMMERCIAL ledger providers as commercial, so a LOCAL or MOCK
+    # provider whose capability costs money would pass the tier check (and run in test with a
+    # token). Fail closed instead: anything that is not FREE is commercial for the tier policy.
+    # No golden decision changes (their non-COMMERCIAL providers are all FREE).
+    commercial = cost_state != "FREE" or (provider is not None and provider.type == "COMMERCIAL")
     if commercial:
         env_policy = commercial_policy(
             tier, allow_billable=policy.allow_billable, ci_waiver=policy.ci_waiver, now=policy.now

@@ -429,21 +429,36 @@ def load_ledger(
     max_age_days: int = DEFAULT_MAX_AGE_DAYS,
     exists: bool = True,
     read_error: str | None = None,
+    has_bom: bool = False,
 ) -> LedgerResult:
     """Load one ledger from its text (``None`` when it could not be read), reference order.
 
     ``path`` is repository-relative and is what findings point at; ``now`` is the injected clock.
+    ``has_bom`` says the file began with a UTF-8 byte-order mark (already removed from ``text``),
+    which ``JSON.parse`` in the reference refuses.
     """
     if not exists:
         return LedgerResult(path, False, None, (_finding(path, f"Cost ledger file not found at: {path}", None),))
     if text is None:
         detail = read_error or "unreadable"
         return LedgerResult(path, True, None, (_finding(path, f"Failed to read cost ledger: {detail}", None),))
-    return _load_text(path, text, now, max_age_days)
+    if has_bom:
+        message = (
+            "Cost ledger malformed JSON syntax: Unexpected token '\ufeff' (the file starts with a UTF-8 "
+            "byte-order mark; save it as UTF-8 without a BOM)"
+        )
+        return LedgerResult(path, True, None, (_finding(path, message, Span(0, 0)),), None, text)
+    checked = _validate_text(path, text)
+    if checked.ledger is None or not isinstance(checked.root, JsonObject):
+        return checked
+    # Staleness depends on the clock: computed on every load, while parsing is memoised by text.
+    warnings = tuple(_staleness_findings(path, text, checked.root, now, max_age_days))
+    return LedgerResult(path, True, checked.ledger, warnings, checked.root, text)
 
 
 @functools.lru_cache(maxsize=128)
-def _load_text(path: str, text: str, now: dt.datetime, max_age_days: int) -> LedgerResult:
+def _validate_text(path: str, text: str) -> LedgerResult:
+    """Parse, audit and validate (everything but staleness), memoised by (path, text)."""
     parsed = parse_json(text)
     if parsed.errors or parsed.value is None:
         err = parsed.errors[0] if parsed.errors else None
@@ -463,9 +478,7 @@ def _load_text(path: str, text: str, now: dt.datetime, max_age_days: int) -> Led
         return LedgerResult(path, True, None, tuple(_finding(path, i.message, i.span) for i in issues), root, text)
 
     assert isinstance(root, JsonObject)
-    ledger = _build(path, root)
-    warnings = tuple(_staleness_findings(path, text, root, now, max_age_days))
-    return LedgerResult(path, True, ledger, warnings, root, text)
+    return LedgerResult(path, True, _build(path, root), (), root, text)
 
 
 def _build(path: str, root: JsonObject) -> CostLedger:
@@ -558,7 +571,7 @@ def _staleness_findings(
                 subject=LEDGER_CONTRACT,
                 phase=PHASE,
                 fixes=(fix,),
-                data=MappingProxyType({"provider_id": pmember.key.value, "capability_id": cmember.key.value}),
+                data={"provider_id": pmember.key.value, "capability_id": cmember.key.value},
             )
 
 

@@ -102,7 +102,12 @@ class CostView:
             else:
                 detail = doc.content.detail or doc.content.status.value
                 self._ledgers[path] = load_ledger(
-                    path, doc.text, now=self.now, max_age_days=self.max_age_days, read_error=detail
+                    path,
+                    doc.text,
+                    now=self.now,
+                    max_age_days=self.max_age_days,
+                    read_error=detail,
+                    has_bom=doc.has_bom,
                 )
         return self._ledgers[path]
 

@@ -173,3 +173,13 @@ def test_demo_capsule_is_deliberately_stale(capsys: pytest.CaptureFixture[str]) 
     assert [(f["code"], f["subject"], f["range"]["start"]["line"] + 1) for f in report["findings"]] == [
         ("CONTEXT_CAPSULE_STALE", "specs/009-context-capsule/plan.md", 367)
     ]
+
+
+def test_absolute_and_windows_feature_paths(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    absolute = str(reference_repo / F9)
+    code, out, _ = run(capsys, "generate", "--target", str(reference_repo), "--feature", absolute)
+    assert code == 0 and f'"{F9}"' in out
+    code, out, _ = run(capsys, "verify", "--target", str(reference_repo), "--feature", "specs\\009-context-capsule\\")
+    assert code == 0 and out.splitlines()[-1] == f"[OK] [OK] Context capsule is VALID and FRESH for {F9}."
+    code, _, err = run(capsys, "verify", "--target", str(reference_repo), "--feature", str(reference_repo.parent))
+    assert code == 1 and "outside the target" in err

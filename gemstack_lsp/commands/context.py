@@ -61,7 +61,14 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--target cannot be empty")
     root = Path(args.target if args.target is not None else os.getcwd()).resolve()
     repo = GemstackRepo(str(root), DiskReader(root))
-    feature = resolve_feature(repo, args.feature)
+    explicit = args.feature
+    if explicit and os.path.isabs(explicit):
+        # An absolute feature path is taken relative to the target, as the reference does.
+        rel = os.path.relpath(Path(explicit).resolve(), root)
+        if rel == ".." or rel.startswith(".." + os.sep):
+            return _fail(f"Feature path is outside the target: {explicit}")
+        explicit = Path(rel).as_posix()
+    feature = resolve_feature(repo, explicit)
     if feature is None:
         return _fail("No active feature found or specified via --feature.")
     if sub == "generate":

@@ -410,3 +410,17 @@ def test_a_ledger_with_a_byte_order_mark_is_invalid() -> None:
     repo = GemstackRepo("/repo", MemoryReader(files))
     [f] = [x for x in check_repo(repo, OPTIONS) if x.code == "COST_LEDGER_INVALID"]
     assert "byte-order mark" in f.message
+
+
+def test_repository_wide_declarations_are_checked_without_features() -> None:
+    providers = {
+        "mock-remote": {
+            "type": "MOCK",
+            "pricing_model": "NONE",
+            "endpoint": "https://api.example.com",
+            "capabilities": {"inference.generate_text": entry("FREE", 0)},
+        },
+        "Not A Slug": {"type": "LOCAL", "pricing_model": "NONE", "capabilities": {}},
+    }
+    files = {"cost-ledger.json": ledger(providers)}
+    assert sorted(f.code for f in run(files)) == ["MOCK_PROVIDER_ESCAPE_VIOLATION", "UNKNOWN_PROVIDER_IDENTITY"]

@@ -37,7 +37,13 @@ from gemstack_lsp.core.cost.gates import (
     evaluate_chain,
 )
 from gemstack_lsp.core.cost.ledger import add_entry_fix
-from gemstack_lsp.core.cost.registry import PROVIDER_ID, RegisteredProvider, mock_escapes, providers_schema
+from gemstack_lsp.core.cost.registry import (
+    PROVIDER_ID,
+    ProviderRegistry,
+    RegisteredProvider,
+    mock_escapes,
+    providers_schema,
+)
 from gemstack_lsp.core.cost.view import PROVIDERS_PATH, CostView, FeatureCost
 from gemstack_lsp.core.findings import Finding, Fix, Related
 from gemstack_lsp.core.repo import GemstackRepo
@@ -67,10 +73,12 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     emit(_providers_json_findings(view))
 
     any_declaration = bool(view.ledger_paths()) or repo.exists(PROVIDERS_PATH)
+    # Repository-wide declarations are checked even where no feature uses them.
+    emit(_registry_findings(view.root_registry()))
     for feature in repo.features():
         fc = view.feature(feature)
         any_declaration = any_declaration or fc.has_blocks
-        emit(_registry_findings(fc))
+        emit(_registry_findings(fc.registry))
         emit(_action_findings(fc))
         emit(_undeclared_findings(fc))
 
@@ -116,8 +124,8 @@ def _providers_json_findings(view: CostView) -> Iterator[Finding]:
             )
 
 
-def _registry_findings(fc: FeatureCost) -> Iterator[Finding]:
-    for issue in fc.registry.issues:
+def _registry_findings(registry: ProviderRegistry) -> Iterator[Finding]:
+    for issue in registry.issues:
         yield Finding(
             issue.code,
             issue.message,
@@ -127,7 +135,7 @@ def _registry_findings(fc: FeatureCost) -> Iterator[Finding]:
             phase=PHASE,
             related=tuple(Related(p, s, m) for p, s, m in issue.related),
         )
-    for provider in fc.registry.providers.values():
+    for provider in registry.providers.values():
         for decl in provider.declarations:
             for endpoint, message in mock_escapes(decl):
                 yield Finding(

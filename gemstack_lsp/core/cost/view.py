@@ -129,6 +129,16 @@ class CostView:
                 self._providers_json.append((parsed, decls))
         return self._providers_json[0]
 
+    def root_registry(self) -> ProviderRegistry:
+        """The registry of the repository-wide sources alone (root ledgers and providers.json)."""
+        declarations: list[ProviderDeclaration] = []
+        for path in (ROOT_LEDGER, GEMSTACK_LEDGER):
+            result = self.ledger(path)
+            if result is not None and result.providers_node is not None:
+                declarations.extend(declarations_from_map(result.providers_node, path, "ledger"))
+        declarations.extend(self.providers_json()[1])
+        return build_registry(declarations)
+
     def feature(self, feature: Feature) -> FeatureCost:
         cached = self._features.get(feature.name)
         if cached is None:

@@ -68,6 +68,8 @@ async function openFile(page, rel, line) {
     result.steps.workbench = Date.now() - started;
     // Problems panel.
     await page.keyboard.press("Control+Shift+M");
+    await sleep(1000);
+    if (process.env.GEMSTACK_MAXIMIZE === "1") await runCommand(page, "View: Toggle Maximized Panel");
     const want = expected.codes || [];
     const deadline = Date.now() + TIMEOUT;
     let seen = { rows: [], status: null };

@@ -1,0 +1,64 @@
+"""The .vsix in real VS Code (code-server) in headless Chromium: the Problems panel.
+
+Slow (a one-time npm install of ~300 MB, then ~30 s a run): skipped unless
+GEMSTACK_SLOW_TESTS=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.editors.code_server.harness import VSIX, SetupError, code_server, drive
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.editor,
+    pytest.mark.skipif(os.environ.get("GEMSTACK_SLOW_TESTS") != "1", reason="slow: set GEMSTACK_SLOW_TESTS=1"),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "examples" / "demo"
+
+
+def test_problems_panel_shows_the_findings_of_check(tmp_path: Path) -> None:
+    if not VSIX.exists():
+        pytest.fail(f"{VSIX} is missing: build it with `make vsix`")
+    server = shutil.which("gemstack-lsp", path=str(Path(sys.executable).parent))
+    assert server, "gemstack-lsp is not installed in the venv"
+    repo = tmp_path / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    proc = subprocess.run(
+        [server, "check", "--format", "json", "--exit-zero", str(repo)], capture_output=True, text=True, timeout=120
+    )
+    findings = json.loads(proc.stdout)["findings"]
+    severities = Counter(f["severity"] for f in findings)
+    codes = sorted({f["code"] for f in findings})
+    try:
+        with code_server(tmp_path / "cs", Path(server)) as url:
+            result = drive(
+                url,
+                repo,
+                tmp_path / "result.json",
+                {"GEMSTACK_EXPECTED": json.dumps({"codes": codes}), "GEMSTACK_MAXIMIZE": "1"},
+            )
+    except SetupError as exc:
+        pytest.fail(str(exc))
+    print(f"\ncode-server: {result.get('steps')} total {result.get('total_ms')} ms")
+    assert result.get("ok"), result.get("error")
+    status = result["problems"]["status"] or ""
+    counts = {k.lower(): int(v) for k, v in re.findall(r"(Errors|Warnings|Infos): (\d+)", status)}
+    assert counts.get("errors", 0) == severities["error"], status
+    assert counts.get("warnings", 0) == severities["warning"], status
+    text = "\n".join(r["text"] for r in result["problems"]["rows"])
+    shown = {c for c in codes if c in text}
+    assert shown == set(codes), f"missing from the Problems panel: {sorted(set(codes) - shown)}"
+    assert "gemstack" in text

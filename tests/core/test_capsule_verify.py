@@ -517,3 +517,15 @@ def test_reference_capsule_earns_an_informational_note(reference_repo: Path) -> 
     assert len(result.notes) == 1 and "Regenerate with gemstack-lsp" in result.notes[0]
     gen(reference_repo)
     assert verify(reference_repo).notes == ()
+
+
+def test_reference_v1_3_task_total_is_not_a_conflict(reference_repo: Path) -> None:
+    tasks = reference_repo / F9 / "tasks.md"
+    tasks.write_text(tasks.read_text("utf-8") + "\n- [ ] **UD-T100: a 1.4-style task**\n", "utf-8")
+    gen(reference_repo)
+    assert verify(reference_repo).state == "VALID"
+    # The 1.3 reference would have counted 24 tasks (it does not see UD-T100).
+    edit_capsule(reference_repo, lambda c: c["tasks_state"].update(total=24))
+    assert verify(reference_repo).state == "VALID"
+    edit_capsule(reference_repo, lambda c: c["tasks_state"].update(total=23))
+    assert verify(reference_repo).state == "INVALID"

@@ -653,10 +653,12 @@ def _check_task_claims(c: _Collector, tasks_path: str, text: str, capsule: Mappi
     tasks = parse_tasks(text).tasks
     ids = [t.id for t in tasks]
     done = {t.id for t in tasks if t.done}
+    # The 1.3 reference counts only ``T<digits>`` headers: its total is not a conflict either.
+    totals = {len(ids), len(parse_tasks(text, reference_v1_3=True).tasks)}
     conflict = "CONTEXT_CAPSULE_AUTHORITY_CONFLICT"
     related = (Related(tasks_path, None, "tasks.md"),)
     total = claim.get("total")
-    if isinstance(total, int | float) and not isinstance(total, bool) and total != len(ids):
+    if isinstance(total, int | float) and not isinstance(total, bool) and total not in totals:
         c.add(
             conflict,
             f"Capsule claims {js_number(total)} tasks; tasks.md lists {len(ids)}.",

@@ -371,6 +371,14 @@ def _target(server: Any, uri: str, position: lsp.Position) -> tuple[str, Gemstac
     return view.root, repo, view.rel, occ
 
 
+def _tooltips(server: Any) -> bool:
+    try:
+        td = server.client_capabilities.text_document
+        return bool(td and td.document_link and td.document_link.tooltip_support)
+    except Exception:
+        return False
+
+
 def register(server: LanguageServer) -> None:
     """Install definition, references, document links and workspace symbols."""
 
@@ -406,7 +414,7 @@ def register(server: LanguageServer) -> None:
                 lsp.DocumentLink(
                     range=convert.to_range(view.source, occ.span, view.encoding),
                     target=session_of(ls).uri_of(view.root, occ.value),
-                    tooltip=occ.value,
+                    tooltip=occ.value if _tooltips(ls) else None,
                 )
             )
         return links

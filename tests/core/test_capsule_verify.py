@@ -529,3 +529,17 @@ def test_reference_v1_3_task_total_is_not_a_conflict(reference_repo: Path) -> No
     assert verify(reference_repo).state == "VALID"
     edit_capsule(reference_repo, lambda c: c["tasks_state"].update(total=23))
     assert verify(reference_repo).state == "INVALID"
+
+
+def test_unreadable_capsules_are_findings_not_crashes() -> None:
+    from gemstack_lsp.core.reader import MAX_ANALYSED_BYTES, MemoryReader
+
+    spec = "# S\n- It MUST hold.\n"
+    huge = GemstackRepo(
+        "/x", MemoryReader({"specs/a/spec.md": spec, "specs/a/context-capsule.json": b" " * (MAX_ANALYSED_BYTES + 1)})
+    )
+    result = verify_capsule(huge, "specs/a")
+    assert (result.state, [f.code for f in result.findings]) == ("INVALID", ["CONTEXT_CAPSULE_TOO_LARGE"])
+    folder = GemstackRepo("/x", MemoryReader({"specs/a/spec.md": spec, "specs/a/context-capsule.json/x": "{}"}))
+    result = verify_capsule(folder, "specs/a")
+    assert result.state == "INVALID" and result.findings[0].message.startswith("Context capsule cannot be read")

@@ -261,6 +261,13 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
         return VerifyResult(fp, LEGACY, (), notes=(LEGACY_NOTICE.format(feature=fp),))
 
     c = _Collector(fp, capsule_path)
+    if doc.content.status is ReadStatus.TOO_LARGE:
+        c.add(
+            "CONTEXT_CAPSULE_TOO_LARGE",
+            f"Capsule exceeds hard size limit ({doc.content.detail} > {HARD_LIMIT_BYTES} bytes).",
+            span=None,
+        )
+        return VerifyResult(fp, INVALID, tuple(c.findings))
     if doc.text is None or doc.data is None:
         c.add(
             "CONTEXT_CAPSULE_INVALID",

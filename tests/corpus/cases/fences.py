@@ -1,0 +1,191 @@
+"""Fences: the CommonMark forms Markdown shows as a block, and what the reference would miss.
+
+A Gemstack block that Markdown shows but the reference CLI would not read the same way gets
+FENCE_UNSEEN_BY_REFERENCE on its opening line (its whole line, column 0); errors inside such a
+block are still reported at their token, container prefixes and indentation included.
+"""
+
+from __future__ import annotations
+
+from corpus.cases.common import CONTRACT, SPEC, doc
+from corpus.harness import Case
+
+UNSEEN = "FENCE_UNSEEN_BY_REFERENCE"
+PARSE = "CONTRACT_PARSE_ERROR"
+
+CASES = [
+    Case("fence-plain-valid", {SPEC: doc("# Demo", "```gemstack-contracts", "[", CONTRACT, "]", "```")}),
+    Case(
+        "fence-tilde",
+        {SPEC: doc("# Demo", "~~~gemstack-contracts", "[", CONTRACT, "]", "~~~")},
+        ((UNSEEN, SPEC, 1, 0),),
+    ),
+    Case(
+        "fence-tilde-with-error",
+        {SPEC: doc("# Demo", "~~~gemstack-contracts", "[", '  {"a": 1},', "]", "~~~")},
+        ((UNSEEN, SPEC, 1, 0), (PARSE, SPEC, 3, 10)),
+    ),
+    Case(
+        "fence-four-backticks",
+        {SPEC: doc("# Demo", "````gemstack-contracts", "[", CONTRACT, "]", "````")},
+        ((UNSEEN, SPEC, 1, 0),),
+    ),
+    Case(
+        # A three-backtick line does not close a four-backtick fence: it is body, and breaks the JSON.
+        "fence-four-backticks-inner-close",
+        {SPEC: doc("# Demo", "````gemstack-contracts", "[", CONTRACT, "]", "```", "````")},
+        ((UNSEEN, SPEC, 1, 0), (PARSE, SPEC, 5, 0)),
+    ),
+    *[
+        Case(
+            f"fence-indented-{n}",
+            {SPEC: doc("# Demo", "", " " * n + "```gemstack-contracts", " " * n + "[", CONTRACT, " " * n + "]", "```")},
+            ((UNSEEN, SPEC, 2, 0),),
+        )
+        for n in (1, 2, 3)
+    ],
+    Case(
+        # Indented 3: up to three columns of indentation are removed from each body line, so
+        # the error column is the document's.
+        "fence-indented-3-error",
+        {SPEC: doc("# Demo", "", "   ```gemstack-contracts", "   [", '     {"a": NaN}', "   ]", "   ```")},
+        ((UNSEEN, SPEC, 2, 0), (PARSE, SPEC, 4, 11)),
+    ),
+    Case(
+        # Four spaces: indented code, not a fence. No block, so the broken JSON is not read.
+        "fence-indented-4-is-code",
+        {SPEC: doc("# Demo", "", "    ```gemstack-contracts", "    [1,]", "    ```", "", "Text.")},
+    ),
+    Case(
+        "fence-in-list-item",
+        {
+            SPEC: doc(
+                "# Demo",
+                "",
+                "- item one",
+                "",
+                "  ```gemstack-contracts",
+                "  [",
+                "  " + CONTRACT,
+                "  ]",
+                "  ```",
+            )
+        },
+        ((UNSEEN, SPEC, 4, 0),),
+    ),
+    Case(
+        "fence-in-list-item-error",
+        {
+            SPEC: doc(
+                "# Demo",
+                "",
+                "1. item one",
+                "",
+                "   ```gemstack-contracts",
+                "   [",
+                '     {"a": 1,}',
+                "   ]",
+                "   ```",
+            )
+        },
+        # `     {"a": 1,}`: five spaces, then the comma at 5 + 7.
+        ((UNSEEN, SPEC, 4, 0), (PARSE, SPEC, 6, 12)),
+    ),
+    Case(
+        "fence-in-blockquote",
+        {SPEC: doc("# Demo", "", "> ```gemstack-contracts", "> [", "> " + CONTRACT, "> ]", "> ```")},
+        ((UNSEEN, SPEC, 2, 0),),
+    ),
+    Case(
+        "fence-in-blockquote-error",
+        {SPEC: doc("# Demo", "", "> ```gemstack-contracts", "> [", '>   {"a": 1,}', "> ]", "> ```")},
+        ((UNSEEN, SPEC, 2, 0), (PARSE, SPEC, 4, 11)),
+    ),
+    Case(
+        "fence-in-blockquote-non-ascii-error",
+        {SPEC: doc("> ```gemstack-contracts", '> ["ü😀", NaN]', "> ```")},
+        # `> ["ü😀", NaN]`: 2 + [ " ü 😀(2) " , space = 2 + 8 units.
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 1, 10)),
+    ),
+    Case(
+        # Markdown runs an unterminated fence to the end of the document; the reference drops it.
+        "fence-unterminated",
+        {SPEC: doc("# Demo", "```gemstack-contracts", "[", CONTRACT, "]")},
+        ((UNSEEN, SPEC, 1, 0),),
+    ),
+    Case(
+        # Still typing: the JSON ends with the document. No closing fence to show the
+        # end-of-input error on, so it is shown on the opening fence.
+        "fence-unterminated-truncated",
+        {SPEC: doc("# Demo", "```gemstack-contracts", "[", '  {"id": "c1",')},
+        ((UNSEEN, SPEC, 1, 0), (PARSE, SPEC, 1, 0)),
+    ),
+    Case(
+        "fence-extra-info-words",
+        {SPEC: doc("# Demo", "```gemstack-contracts json frozen", "[", CONTRACT, "]", "```")},
+        ((UNSEEN, SPEC, 1, 0),),
+    ),
+    Case(
+        # Trailing blanks on the fence lines: the reference right-trims, Markdown ignores them.
+        "fence-trailing-blanks",
+        {SPEC: doc("# Demo", "```gemstack-contracts   ", "[", CONTRACT, "]", "```  ")},
+    ),
+    Case(
+        "fence-two-blocks-one-kind",
+        {
+            SPEC: doc(
+                "# Demo",
+                "```gemstack-contracts",
+                "[", CONTRACT, "]",
+                "```",
+                "",
+                "```gemstack-contracts",
+                "[]",
+                "```",
+            )
+        },
+        ((PARSE, SPEC, 7, 0),),
+    ),
+    Case(
+        "fence-three-blocks-one-kind",
+        {
+            SPEC: doc(
+                "```gemstack-test-matrix", "[]", "```",
+                "```gemstack-test-matrix", "[]", "```",
+                "```gemstack-test-matrix", "[]", "```",
+            )
+        },
+        (("TEST_MATRIX_PARSE_ERROR", SPEC, 3, 0),),
+    ),
+    Case(
+        # A Gemstack fence line shown as an example inside another code block: Markdown has no
+        # block there (its broken JSON is not read), the reference would read one.
+        "fence-inside-other-fence",
+        {
+            SPEC: doc(
+                "# Demo",
+                "````markdown",
+                "```gemstack-contracts",
+                "[1,]",
+                "```",
+                "````",
+            )
+        },
+        ((UNSEEN, SPEC, 2, 0),),
+    ),
+    Case(
+        "fence-inside-tilde-fence",
+        {SPEC: doc("~~~", "```gemstack-closure-gates", "not json", "```", "~~~")},
+        ((UNSEEN, SPEC, 1, 0),),
+    ),
+    Case(
+        # Our own kinds are not read by the reference: no FENCE_UNSEEN_BY_REFERENCE for them.
+        "fence-tilde-own-kind",
+        {SPEC: doc("~~~gemstack-capabilities", "[]", "~~~")},
+    ),
+    Case(
+        # An unknown gemstack-* kind is an ordinary code block.
+        "fence-unknown-kind",
+        {SPEC: doc("```gemstack-unknown", "{not json", "```")},
+    ),
+]

@@ -1,0 +1,143 @@
+"""tasks.md validation declarations, and .gemstack/state.json."""
+
+from __future__ import annotations
+
+from corpus.cases.common import FEATURE, SPEC, STATE, TASKS, col, doc
+from corpus.harness import Case
+
+MISSING = "TASK_VALIDATION_MISSING"
+SPEC_DOC = doc("# Demo", "", "Nothing frozen yet.")
+
+CASES: list[Case] = [
+    Case(
+        "tasks-valid",
+        {
+            TASKS: doc(
+                "# Tasks",
+                "- [ ] **T001: Write it**",
+                "  <!-- gemstack:validation_required=false -->",
+                "- [x] **UD-T002: Test it**",
+                "  <!-- gemstack:validation_required=true -->",
+                "  <!-- gemstack:tests=TEST-DEMO-A01, TEST-DEMO-A02 -->",
+            )
+        },
+    ),
+    Case(
+        "tasks-without-validation",
+        {
+            TASKS: doc(
+                "# Tasks",
+                "",
+                "- [ ] **T001: No declaration**",
+                "  Some words.",
+                "* [X] **T002: Star bullet, none either**",
+                "- [ ] **T003: Declared**",
+                "  <!-- gemstack:validation_required=false -->",
+            )
+        },
+        ((MISSING, TASKS, 2, 0), (MISSING, TASKS, 4, 0)),
+    ),
+    Case(
+        "tasks-required-without-tests",
+        {
+            TASKS: doc(
+                "- [ ] **T001: Needs tests**",
+                "  <!-- gemstack:validation_required=true -->",
+                "  <!-- gemstack:tests= , -->",
+            )
+        },
+        ((MISSING, TASKS, 0, 0),),
+    ),
+    Case(
+        # A malformed value is no declaration at all.
+        "tasks-validation-typo",
+        {TASKS: doc("- [ ] **T001: Typo**", "  <!-- gemstack:validation_required=yes -->")},
+        ((MISSING, TASKS, 0, 0),),
+    ),
+    Case(
+        # The declaration belongs to the task above it: the next header starts a new task.
+        "tasks-declaration-under-next-header",
+        {
+            TASKS: doc(
+                "- [ ] **T001: First**",
+                "- [ ] **T002: Second**",
+                "  <!-- gemstack:validation_required=false -->",
+            )
+        },
+        ((MISSING, TASKS, 0, 0),),
+    ),
+    Case(
+        # Not a task header: indented, or without the bold id.
+        "tasks-not-headers",
+        {TASKS: doc("  - [ ] **T001: Indented**", "- [ ] T002: not bold", "- [ ] **T 3: space in id**")},
+    ),
+    Case(
+        "tasks-crlf",
+        {TASKS: doc("# Tasks", "- [ ] **T001: One**", "- [ ] **T002: Two**", "  <!-- gemstack:validation_required=false -->", eol="\r\n")},
+        ((MISSING, TASKS, 1, 0),),
+    ),
+]
+
+# ----------------------------------------------------------------------------------------------
+# state.json
+
+INVALID = "STATE_INVALID"
+ACTIVE_MISSING = "STATE_ACTIVE_SPEC_MISSING"
+ENCODING = "ARTIFACT_ENCODING_INVALID"
+
+_ok_state = '{"active_spec": "specs/001-demo", "current_phase": "spec"}'
+_nowhere = '{"active_spec": "specs/404-gone"}'
+_outside = '{\n  "active_spec": "../elsewhere"\n}'
+_not_feature = '{"active_spec": "docs/001-demo"}'
+_wrong_types = '{"active_spec": 3, "current_phase": null, "completed_phases": ["spec", 2], "phase_hashes": []}'
+_dup = '{"status": "A", "status": "B"}'
+
+CASES += [
+    Case("state-valid", {STATE: _ok_state, SPEC: SPEC_DOC}),
+    Case("state-empty-object", {STATE: "{}"}),
+    Case("state-trailing-comma", {STATE: '{\n  "active_spec": "specs/001-demo",\n}\n', SPEC: SPEC_DOC}, ((INVALID, STATE, 1, col('  "active_spec": "specs/001-demo",', ",")),)),
+    Case("state-truncated", {STATE: '{"active_spec": "specs/0', SPEC: SPEC_DOC}, ((INVALID, STATE, 0, 16),)),
+    Case("state-empty-file", {STATE: ""}, ((INVALID, STATE, 0, 0),)),
+    Case("state-array", {STATE: "[]"}, ((INVALID, STATE, 0, 0),)),
+    Case("state-bom", {STATE: b"\xef\xbb\xbf" + _ok_state.encode(), SPEC: SPEC_DOC}, ((ENCODING, STATE, 0, 0),)),
+    Case(
+        # The invalid byte is inside a string: the JSON still parses (as U+FFFD), the encoding is reported.
+        "state-invalid-utf8",
+        {STATE: b'{\n  "status": "caf\xe9",\n  "active_spec": "specs/001-demo"\n}', SPEC: SPEC_DOC},
+        ((ENCODING, STATE, 1, 16),),
+    ),
+    Case("state-active-spec-nowhere", {STATE: _nowhere}, ((ACTIVE_MISSING, STATE, 0, col(_nowhere, '"specs/404')),)),
+    Case(
+        # A folder without spec.md is no active spec either.
+        "state-active-spec-without-spec-md",
+        {STATE: _ok_state, f"{FEATURE}/plan.md": "# Plan\n"},
+        ((ACTIVE_MISSING, STATE, 0, col(_ok_state, '"specs/001')),),
+    ),
+    Case("state-active-spec-outside", {STATE: _outside}, ((INVALID, STATE, 1, 17),)),
+    Case(
+        "state-active-spec-not-a-feature",
+        {STATE: _not_feature},
+        ((INVALID, STATE, 0, col(_not_feature, '"docs')), (ACTIVE_MISSING, STATE, 0, col(_not_feature, '"docs'))),
+    ),
+    Case(
+        "state-wrong-types",
+        {STATE: _wrong_types},
+        (
+            (INVALID, STATE, 0, col(_wrong_types, "3")),
+            (INVALID, STATE, 0, col(_wrong_types, "null")),
+            (INVALID, STATE, 0, col(_wrong_types, "2]")),
+            (INVALID, STATE, 0, col(_wrong_types, "[]")),
+        ),
+    ),
+    Case("state-duplicate-key", {STATE: _dup}, (("JSON_DUPLICATE_KEY", STATE, 0, col(_dup, '"status"', 2)),)),
+    Case("state-directory", {".gemstack/state.json/x": "{}"}, (("ARTIFACT_UNREADABLE", STATE, 0, 0),)),
+    Case(
+        # A recorded phase hash that no longer matches: once on the hash, once on spec.md's first line.
+        "state-frozen-artifact-changed",
+        {
+            STATE: '{\n  "active_spec": "specs/001-demo",\n  "phase_hashes": {"spec": "00ff"}\n}',
+            SPEC: doc("# Demo", "```gemstack-contracts", "[]", "```"),
+        },
+        (("FROZEN_ARTIFACT_CHANGED", STATE, 2, 27), ("FROZEN_ARTIFACT_CHANGED", SPEC, 0, 0)),
+    ),
+]

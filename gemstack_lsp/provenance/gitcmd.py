@@ -85,6 +85,36 @@ def git(cwd: str, args: Sequence[str], *, stdin: bytes | None = None, allow_fail
     return result
 
 
+def git_many(cwd: str, commands: Sequence[Sequence[str]]) -> list[GitResult]:
+    """Run independent read-only git commands concurrently; any failure raises like :func:`git`."""
+    processes = []
+    try:
+        for args in commands:
+            processes.append(
+                subprocess.Popen(
+                    ["git", "-C", cwd, *_FIXED_OPTIONS, *args],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    env=_env(),
+                )
+            )
+    except OSError as error:
+        for process in processes:
+            process.kill()
+            process.communicate()
+        raise ProvenanceError(f"Cannot run git: {error.strerror or error}") from error
+    results = []
+    for process in processes:
+        out, err = process.communicate()
+        results.append(GitResult(process.returncode, out, err))
+    for args, result in zip(commands, results, strict=True):
+        if result.status != 0:
+            detail = result.stderr.decode("utf-8", errors="replace").strip()
+            raise ProvenanceError(f"git {' '.join(args)} failed ({result.status}): {detail}")
+    return results
+
+
 def git_text(cwd: str, args: Sequence[str]) -> str:
     """A git command's stdout as strict UTF-8 with the trailing newline removed."""
     out = git(cwd, args).stdout

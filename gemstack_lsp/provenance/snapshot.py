@@ -17,7 +17,7 @@ from gemstack_lsp.provenance.canonical import (
 )
 from gemstack_lsp.provenance.errors import ProvenanceError
 from gemstack_lsp.provenance.fsobjects import Materializer
-from gemstack_lsp.provenance.gitcmd import git, git_text
+from gemstack_lsp.provenance.gitcmd import git, git_many, git_text
 from gemstack_lsp.provenance.gitlayers import (
     GitEntry,
     IndexListing,
@@ -163,10 +163,12 @@ def take_snapshot(repo: str, generated_plan_path: str, cited: Sequence[str]) -> 
         validate_repo_path(path, "cited path")
     controls = _capture_control_files(root)
     head = _resolve_head(root)
-    status_raw = git(root, STATUS_ARGS).stdout
-    index_raw = git(root, _LS_FILES_ARGS).stdout
+    status_raw, index_raw, tree_raw = (
+        result.stdout
+        for result in git_many(root, [STATUS_ARGS, _LS_FILES_ARGS, ["ls-tree", "-r", "-t", "-z", "--full-tree", head]])
+    )
     facts = merge_facts(parse_status(status_raw))
-    head_listing = parse_ls_tree(git(root, ["ls-tree", "-r", "-t", "-z", "--full-tree", head]).stdout)
+    head_listing = parse_ls_tree(tree_raw)
     index = parse_ls_files(index_raw)
 
     manifest_paths = _manifest_paths(cited, facts)
@@ -187,11 +189,10 @@ def take_snapshot(repo: str, generated_plan_path: str, cited: Sequence[str]) -> 
             records[path] = _record(path, facts.get(path), head_entry, index_entry, objects, materializer)
         materializer.check_guards()
         _check_control_files(controls)
-        if (
-            git(root, STATUS_ARGS).stdout != status_raw
-            or _resolve_head(root) != head
-            or git(root, _LS_FILES_ARGS).stdout != index_raw
-        ):
+        status_now, head_now, index_now = (
+            result.stdout for result in git_many(root, [STATUS_ARGS, ["rev-parse", "--verify", "HEAD"], _LS_FILES_ARGS])
+        )
+        if status_now != status_raw or head_now.decode("ascii", "replace").strip() != head or index_now != index_raw:
             raise ProvenanceError(_CHANGED)
         materializer.check_guards()
         _check_control_files(controls)

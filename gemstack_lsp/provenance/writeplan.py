@@ -352,10 +352,8 @@ def _write(session: _Session, root: str, replace: bool, expected_digest: str | N
     try:
         session.create_temp()
     except OSError as error:
-        if error.errno in _READ_ONLY:
-            raise
         if session.temp_name is None:
-            raise
+            raise  # no bytes exist yet: nothing to preserve
         return _fail(session, error, published=False)
     published = False
     try:

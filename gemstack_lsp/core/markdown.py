@@ -201,7 +201,9 @@ def _lines(text: str) -> tuple[tuple[int, int], ...]:
 # CommonMark block structure (only as far as fences need it)
 
 #: The characters a heading, fence, HTML block, thematic break or list item can start with.
-_BLOCK_START_CHARS = frozenset("#`~<*_-+0123456789")
+_BLOCK_START_CHARS = frozenset("#`~<*_-+=0123456789")
+#: A setext heading underline of "=" (a "-" underline is caught as a thematic break: same effect here).
+_SETEXT_EQ = re.compile(r"=+[ \t]*$")
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _THEMATIC = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
 _FENCE_OPEN = re.compile(r"(`{3,})(?!.*`)|(~{3,})")
@@ -495,13 +497,13 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
                     cur.advance(1, True)
                 stack.append(_Container("blockquote"))
                 depth += 1
-                interrupts = False
+                interrupts = lazy_possible = False
                 html = None
                 continue
             if ch not in _BLOCK_START_CHARS:
                 break
             rest = s[nn:]
-            if _ATX.match(rest):
+            if _ATX.match(rest) or (interrupts and _SETEXT_EQ.match(rest)):
                 leaf = "heading"
                 break
             m = _FENCE_OPEN.match(rest)
@@ -548,7 +550,7 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
                 blank_item = not s[cur.offset :].strip(" \t")
                 stack.append(_Container("list item", width, blank_start=blank_item))
                 depth += 1
-                interrupts = False
+                interrupts = lazy_possible = False
                 html = None
                 continue
             break
@@ -558,10 +560,12 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
             continue
         if not started:
             del stack[depth:]
-        if not blank:
+        # What is left after the container markers decides (an empty list item has no content yet).
+        empty = not s[cur.offset :].strip(" \t")
+        if not empty:
             for c in stack:
                 c.has_content = True
-        para_depth = None if leaf is not None or blank else depth
+        para_depth = None if leaf is not None or empty else depth
 
     if fence is not None:
         finish(fence, None, None)

@@ -54,6 +54,11 @@ CASES = [
     Case("lone cr", "```\rx\r```\r", (("", "x\n", True),)),
     Case("no final newline", "```\nx\n```", (("", "x\n", True),)),
     Case("tab indentation in list", "- a\n\t```x\n\tcode\n\t```\n", (("x", "code\n", True),)),
+    Case("html block after an empty list item", "1. \n<a href='x'>\n```\n", ()),
+    Case("setext underline ends the paragraph", "text\n=====\n</pre>\n```\n", ()),
+    Case("new list item is no lazy line", "- a\n-     ```\n<a href='x'>\n```\n", ()),
+    Case("lazy line keeps the list item open", "- a\nlazy\n  ```\n  x\n  ```\n", (("", "x\n", True),)),
+    Case("partly consumed tab becomes spaces", "> ```\n>\tx\n> ```\n", (("", "  x\n", True),)),
     Case("fence inside a fence is content", "````md\n```js\nx\n```\n````\n", (("md", "```js\nx\n```\n", True),)),
 ]
 

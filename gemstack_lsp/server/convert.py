@@ -11,6 +11,7 @@ re-runs analysis.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,15 +102,35 @@ def to_span(source: SourceText, range_: lsp.Range, encoding: Encoding) -> Span:
     return Span(min(start, end), max(start, end))
 
 
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def offset_in(text: str, position: lsp.Position, encoding: Encoding) -> int:
+    """The code-point offset of an LSP position, scanning only up to its line (no line index:
+    applying an edit near the top of a long buffer stays cheap)."""
+    start = 0
+    if position.line > 0:
+        for count, m in enumerate(_BREAK.finditer(text), start=1):
+            if count == position.line:
+                start = m.end()
+                break
+        else:
+            return len(text)
+    m = _BREAK.search(text, start)
+    end = m.start() if m else len(text)
+    return start + SourceText(text[start:end]).offset(Position(0, position.character), encoding)
+
+
 def apply_changes(
     text: str, changes: Iterable[lsp.TextDocumentContentChangeEvent], encoding: Encoding
 ) -> str:
     """Apply incremental (ranged) or full content changes, in order, to a buffer's text."""
     for change in changes:
         if isinstance(change, lsp.TextDocumentContentChangePartial):
-            source = SourceText(text)
-            span = to_span(source, change.range, encoding)
-            text = text[: span.start] + change.text + text[span.end :]
+            a = offset_in(text, change.range.start, encoding)
+            b = offset_in(text, change.range.end, encoding)
+            a, b = min(a, b), max(a, b)
+            text = text[:a] + change.text + text[b:]
         else:
             text = change.text
     return text

@@ -123,3 +123,40 @@ def test_parent_swap_is_detected(repo: Path) -> None:
             materializer.check_guards()
     finally:
         materializer.close()
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda repo: git(repo, "add", "b.txt"),
+        lambda repo: git(repo, "commit", "-q", "--allow-empty", "-m", "next"),
+        lambda repo: git(repo, "update-ref", "refs/heads/main", "HEAD~0"),
+        lambda repo: git(repo, "checkout", "-q", "--detach"),
+        lambda repo: git(repo, "pack-refs", "--all"),
+    ],
+    ids=["index", "commit", "ref", "detach", "pack-refs"],
+)
+def test_control_file_guards(repo: Path, mutate: object) -> None:
+    from gemstack_lsp.provenance.snapshot import _capture_control_files, _check_control_files
+
+    write(repo, "b.txt", "staged later\n")
+    os.utime(repo / ".git" / "index", ns=(1, 1))  # an index rewrite is then visible even within one tick
+    controls = _capture_control_files(os.path.realpath(repo))
+    _check_control_files(controls)
+    mutate(repo)  # type: ignore[operator]
+    with pytest.raises(ProvenanceError) as caught:
+        _check_control_files(controls)
+    assert caught.value.message.endswith("changed while evidence was materialized")
+
+
+def test_directory_content_bound_is_256_mib(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "r")
+    (repo / "big").mkdir()
+    with open(repo / "big" / "sparse", "wb") as handle:
+        handle.truncate(256 * 1024 * 1024)
+    assert entry(snapshot(repo, PLAN, ["big"]), "big")["object_kind"]["untracked"] == "directory"
+    with open(repo / "big" / "one-more", "wb") as handle:
+        handle.write(b"x")
+    with pytest.raises(ProvenanceError) as caught:
+        snapshot(repo, PLAN, ["big"])
+    assert caught.value.message == "Directory inventory exceeds 268435456 content bytes"

@@ -77,7 +77,7 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     emit(_registry_findings(view.root_registry()))
     for feature in repo.features():
         fc = view.feature(feature)
-        any_declaration = any_declaration or fc.has_blocks
+        any_declaration = any_declaration or fc.has_blocks or bool(fc.task_uses)
         emit(_registry_findings(fc.registry))
         emit(_action_findings(fc))
         emit(_undeclared_findings(fc))

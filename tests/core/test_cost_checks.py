@@ -427,7 +427,10 @@ def test_repository_wide_declarations_are_checked_without_features() -> None:
 
 
 def test_tasks_invoking_actions_are_not_legacy() -> None:
-    tasks = "# Tasks\n\n- [ ] **T001: Go**\n  <!-- gemstack:validation_required=false -->\n  <!-- gemstack:actions=ship -->\n"
+    tasks = (
+        "# Tasks\n\n- [ ] **T001: Go**\n  <!-- gemstack:validation_required=false -->\n"
+        "  <!-- gemstack:actions=ship -->\n"
+    )
     files = {f"{FEATURE}/spec.md": "# Spec\n", f"{FEATURE}/tasks.md": tasks}
     [f] = run(files)
     assert (f.code, text_at(files, f)) == ("UNDECLARED_BILLABLE_ACTION", "ship")

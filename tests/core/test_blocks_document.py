@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gemstack_lsp.core.blocks import blocks_of, clear_caches
+from gemstack_lsp.core.blocks import blocks_of, blocks_of_document, clear_caches
+from gemstack_lsp.core.reader import MemoryReader
+from gemstack_lsp.core.repo import GemstackRepo
 
 REPO = Path(__file__).parent.parent / "fixtures" / "gemstack-reference" / "repo"
 FIXTURE_DOCS = sorted(REPO.glob("specs/*/*.md"))
@@ -97,3 +99,10 @@ def test_duplicate_json_key_is_reported() -> None:
     assert f.code == "JSON_DUPLICATE_KEY"
     assert f.span is not None and f.span.start == text.index('"id"', text.index('"a"'))
     assert [c.id for c in blocks.contracts.items] == ["b"]
+
+
+def test_blocks_of_document_reads_through_the_repo() -> None:
+    repo = GemstackRepo("/r", MemoryReader({"specs/x/spec.md": "```gemstack-contracts\n[]\n```\n"}))
+    blocks = blocks_of_document(repo.document("specs/x/spec.md"))
+    assert blocks is not None and blocks.contracts.present and blocks.path == "specs/x/spec.md"
+    assert blocks_of_document(repo.document("specs/x/missing.md")) is None

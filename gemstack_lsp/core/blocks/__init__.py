@@ -24,8 +24,9 @@ from gemstack_lsp.core.blocks.test_bindings import TestBinding, parse_test_bindi
 from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry, parse_test_matrix
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.markdown import REFERENCE_KINDS, Fence, reference_only_blocks, scan_fences
+from gemstack_lsp.core.repo import Document
 
-__all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "clear_caches", "fence_findings"]
+__all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "blocks_of_document", "clear_caches", "fence_findings"]
 
 T = TypeVar("T")
 
@@ -133,6 +134,13 @@ def blocks_of(path: str, text: str) -> DocumentBlocks:
         ),
         fence_findings=fence_findings(path, text),
     )
+
+
+def blocks_of_document(doc: Document) -> DocumentBlocks | None:
+    """The blocks of a repository document (``None`` when it could not be read or decoded)."""
+    if doc.text is None:
+        return None
+    return blocks_of(doc.path, doc.text)
 
 
 def clear_caches() -> None:

@@ -434,3 +434,24 @@ def test_tasks_invoking_actions_are_not_legacy() -> None:
     files = {f"{FEATURE}/spec.md": "# Spec\n", f"{FEATURE}/tasks.md": tasks}
     [f] = run(files)
     assert (f.code, text_at(files, f)) == ("UNDECLARED_BILLABLE_ACTION", "ship")
+
+
+def test_two_capability_blocks_disagreeing_on_a_provider_conflict() -> None:
+    caps = [{"provider_id": "ollama-local", "type": "LOCAL", "capabilities": ["inference.generate_text"]}]
+    plan_caps = [
+        {
+            "provider_id": "ollama-local",
+            "type": "LOCAL",
+            "capabilities": ["inference.generate_text", "inference.embed"],
+            "adapter": "OllamaAdapter",
+        }
+    ]
+    files = {
+        f"{FEATURE}/spec.md": spec([action("summarize", ["ollama-local"])], caps),
+        f"{FEATURE}/plan.md": "# Plan\n\n" + block("gemstack-capabilities", plan_caps),
+        "cost-ledger.json": ledger(STANDARD_LEDGER),
+    }
+    [f] = only(run(files), "PROVIDER_DECLARATION_CONFLICT")
+    assert f.path == f"{FEATURE}/plan.md"
+    assert text_at(files, f) == '"ollama-local"'
+    assert "capabilities and adapter" in f.message

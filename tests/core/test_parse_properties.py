@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.jsonspan import iter_nodes, locate, parse_json
-from gemstack_lsp.core.markdown import reference_blocks, reference_only_blocks, scan_fences
+from gemstack_lsp.core.markdown import JS_WHITESPACE, reference_blocks, reference_only_blocks, scan_fences
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -112,3 +112,24 @@ def test_blocks_of_never_raises_on_block_bodies(kind: str, body: str, prefix: st
     blocks = blocks_of("specs/x/spec.md", text)
     for f in blocks.findings:
         assert f.code != "GEMSTACK_INTERNAL_ERROR", f.message
+
+
+@SETTINGS
+@given(markdown)
+def test_reference_visibility_is_consistent(text: str) -> None:
+    fences = scan_fences(text)
+    warned = {f.span.start for f in blocks_of("specs/x/spec.md", text).fence_findings if f.span is not None}
+    for kind in KINDS[:4]:
+        refs = reference_blocks(text, kind)
+        for f in fences:
+            if f.kind != kind:
+                continue
+            if f.reference_visible:
+                (ref,) = [r for r in refs if r.open_line == f.open_line]
+                assert ref.close_line == f.close_line
+                assert ref.json_text == f.body.strip(JS_WHITESPACE)
+            else:
+                assert f.open_span.start in warned
+        for r in refs:
+            seen = any(f.kind == kind and f.reference_visible and f.open_line == r.open_line for f in fences)
+            assert seen or r.open_span.start in warned

@@ -155,6 +155,8 @@ def evaluate(args: argparse.Namespace) -> int:
         "failed": list(args.failed),
         "feature": fc.feature.name if fc is not None else None,
         "ledger": ledger_result.path if ledger_result is not None else None,
+        # An invalid ledger is never trusted: every cost is then UNKNOWN (run `check` for why).
+        "ledger_valid": ledger_result.valid if ledger_result is not None else False,
     }
     try:
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")

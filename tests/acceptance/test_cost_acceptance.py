@@ -435,6 +435,7 @@ def test_TEST_COST_E01_malformed_ledger_is_rejected(tmp_path: Path, capsys: pyte
     # Gates never trust an invalid ledger: the cost is UNKNOWN, so execution is denied.
     code, out = gate(capsys, invalid, "--action", "summarize", "--env", "production", "--allow-billable")
     assert (code, out["reason_code"]) == (1, "UNKNOWN_COST_CLASSIFICATION")
+    assert (out["request"]["ledger"], out["request"]["ledger_valid"]) == ("cost-ledger.json", False)
 
 
 def test_TEST_COST_E02_stale_assumption_warns_without_breaking_the_gate(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gemstack_lsp.core.text import Span
 
@@ -85,15 +85,18 @@ class Fence:
     terminated: bool
     reference_visible: bool = False
     reference_issue: str | None = None
+    #: ``body_start`` of every segment, for bisection.
+    segment_starts: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
     def body_offset_to_doc(self, i: int) -> int:
         """The document offset of body offset ``i`` (the end of the body maps past its last line)."""
         segs = self.segments
         if not segs:
             return self.open_span.end
-        k = bisect.bisect_right(_seg_starts(segs), i) - 1
-        if k < 0:
-            k = 0
+        k = 0
+        if len(segs) > 1:
+            starts = self.segment_starts or tuple(seg.body_start for seg in segs)
+            k = max(bisect.bisect_right(starts, i) - 1, 0)
         seg = segs[k]
         if seg.synthetic:
             return seg.doc_start
@@ -122,11 +125,6 @@ class Fence:
         """From the opening fence line to the closing fence line (or the end of the body)."""
         end = self.close_span.end if self.close_span is not None else self.body_span.end
         return Span(self.open_span.start, max(end, self.open_span.end))
-
-
-@functools.lru_cache(maxsize=512)
-def _seg_starts(segs: tuple[Segment, ...]) -> list[int]:
-    return [s.body_start for s in segs]
 
 
 @dataclass(frozen=True)
@@ -387,6 +385,7 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
                 close_span=close_span,
                 body=body,
                 segments=tuple(f.segments),
+                segment_starts=tuple(seg.body_start for seg in f.segments),
                 in_container=bool(f.containers),
                 container=_describe_containers(f.containers),
                 terminated=close_line is not None,

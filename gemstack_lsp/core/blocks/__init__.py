@@ -155,7 +155,6 @@ def clear_caches() -> None:
         markdown._reference_all,
         markdown._lines,
         markdown.reference_only_blocks,
-        markdown._seg_starts,
     ):
         fn.cache_clear()
     for module in (billable_actions, capabilities):

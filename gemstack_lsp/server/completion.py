@@ -626,7 +626,11 @@ def complete(path: str, text: str, offset: int, facts: RepoFacts) -> list[Candid
                 return task_items
         for block in gemstack_blocks(text):
             fence = block.fence
-            if fence.contiguous_base is None or fence.open_line >= line:
+            if fence.open_line >= line:
+                continue
+            if fence.in_container or fence.indent:
+                # The body is not a verbatim slice of the document (a list item, a blockquote,
+                # an indented fence): the document text cannot be parsed in place.
                 continue
             if fence.close_line is not None and fence.close_line <= line:
                 continue

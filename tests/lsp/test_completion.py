@@ -1,0 +1,256 @@
+"""Completion end to end (block names, schema keys and enums, repository ids, tasks metadata,
+snippets) and the completion engine on incomplete JSON without a server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types as lsp
+
+from gemstack_lsp.core.jsonspan import parse_json
+from gemstack_lsp.server.completion import RepoFacts, complete
+
+F8 = "specs/008-cost-provider-safety-gates"
+SPEC8, TASKS8 = f"{F8}/spec.md", f"{F8}/tasks.md"
+CURSOR = "‸"
+
+
+async def _complete(h: Any, rel: str, text_with_cursor: str) -> tuple[list[lsp.CompletionItem], str]:
+    """Open ``rel`` with the text (cursor marked ``‸``), ask for completions there."""
+    offset = text_with_cursor.index(CURSOR)
+    text = text_with_cursor.replace(CURSOR, "", 1)
+    uri = h.uri(rel)
+    if uri in h.texts:
+        h.close(rel)
+    h.open(rel, text)
+    before = text[:offset]
+    line = before.count("\n")
+    from gemstack_lsp.core.text import SourceText
+
+    pos = SourceText(text).position(offset, h.encoding)
+    assert pos.line == line
+    result = await h.request(
+        lsp.TEXT_DOCUMENT_COMPLETION,
+        lsp.CompletionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=lsp.Position(line=pos.line, character=pos.character),
+        ),
+    )
+    items = list(result.items) if isinstance(result, lsp.CompletionList) else list(result or [])
+    return items, text
+
+
+def _apply(h: Any, rel: str, item: lsp.CompletionItem) -> str:
+    """The document text once the item's edit is applied."""
+    edit = item.text_edit
+    assert isinstance(edit, lsp.TextEdit)
+    text = h.texts[h.uri(rel)]
+    start, end = h.offset(rel, edit.range.start), h.offset(rel, edit.range.end)
+    return text[:start] + edit.new_text + text[end:]
+
+
+def _item(items: list[lsp.CompletionItem], label: str) -> lsp.CompletionItem:
+    return next(i for i in items if i.label == label)
+
+
+SPEC_HEAD = "# Demo ñ 🚀\n\n"
+
+
+async def test_block_names_after_a_fence(make_client, client_kind: str, gem_repo: Path) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + "```gem‸\n")
+    assert [i.label for i in items] == [
+        "gemstack-contracts",
+        "gemstack-test-matrix",
+        "gemstack-test-bindings",
+        "gemstack-closure-gates",
+        "gemstack-billable-actions",
+        "gemstack-capabilities",
+    ]
+    item = _item(items, "gemstack-billable-actions")
+    assert item.kind == lsp.CompletionItemKind.Module
+    assert _apply(h, SPEC8, item) == SPEC_HEAD + "```gemstack-billable-actions\n"
+    # Not inside another block's body.
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + "```text\n```gem‸\n```\n")
+    assert items == []
+
+
+async def test_keys_with_descriptions_in_an_incomplete_block(make_client, client_kind: str, gem_repo: Path) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", "cap‸\n')
+    labels = [i.label for i in items]
+    assert labels == ["description", "category", "capability_id", "providers", "side_effect"]
+    item = _item(items, "capability_id")
+    assert item.kind == lsp.CompletionItemKind.Property
+    assert item.detail == "required"
+    assert isinstance(item.documentation, lsp.MarkupContent)
+    assert item.documentation.value.startswith("**Capability id**")
+    assert _item(items, "side_effect").detail == "optional"
+    applied = _apply(h, SPEC8, item)
+    assert applied.endswith('{"id": "x", "capability_id": \n')
+
+
+async def test_enum_values(make_client, client_kind: str, gem_repo: Path) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    text = SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "BOO‸"}\n]\n```\n'
+    items, _ = await _complete(h, SPEC8, text)
+    assert [i.label for i in items] == [
+        "ENUM_SET",
+        "IDENTITY_TUPLE",
+        "PROVENANCE_RULE",
+        "BOOLEAN_INVARIANT",
+        "BOUNDARY",
+        "ROADMAP_LIMIT",
+    ]
+    applied = _apply(h, SPEC8, _item(items, "BOOLEAN_INVARIANT"))
+    body = applied.split("```gemstack-contracts\n", 1)[1].split("```", 1)[0]
+    assert json.loads(body) == [{"id": "x", "type": "BOOLEAN_INVARIANT"}]
+    # Layers and gates of the test matrix, billing categories of actions.
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-test-matrix\n[\n  {"layer": ‸\n')
+    assert [i.label for i in items] == ["UNIT", "INTEGRATION", "E2E", "CLI"]
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[{"category": "‸"}]\n```\n')
+    assert "DEFINITELY_BILLABLE" in [i.label for i in items]
+
+
+async def test_cost_states_in_a_ledger(make_client, client_kind: str, gem_repo: Path) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    text = '{"providers": {"x": {"capabilities": {"a.b": {"cost_state": "‸'
+    items, _ = await _complete(h, f"{F8}/cost-ledger.json", text)
+    assert [i.label for i in items] == ["FREE", "BILLABLE", "POTENTIALLY_BILLABLE", "UNKNOWN"]
+
+
+async def test_registry_ids(make_client, client_kind: str, gem_repo: Path) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    head = SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", '
+    items, _ = await _complete(h, SPEC8, head + '"providers": ["‸\n')
+    assert [i.label for i in items] == ["gemini-cloud", "mock-local"]
+    assert _apply(h, SPEC8, items[1]).endswith('"providers": ["mock-local"\n')
+    items, _ = await _complete(h, SPEC8, head + '"capability_id": ‸\n')
+    assert [i.label for i in items] == ["inference.generate_text"]
+
+
+async def test_tasks_metadata_ids(make_client, client_kind: str, gem_repo: Path) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    original = (gem_repo / TASKS8).read_text("utf-8")
+    marked = original.replace("gemstack:tests=TEST-COST-C01,", "gemstack:tests=TEST-COST-C01,‸", 1)
+    items, _ = await _complete(h, TASKS8, marked)
+    labels = [i.label for i in items]
+    assert "TEST-COST-C02" in labels
+    assert "TEST-COST-C01" not in labels  # already listed
+    assert len(labels) == 19
+    marked = original.replace("gemstack:depends=T002", "gemstack:depends=T00‸", 1)
+    items, _ = await _complete(h, TASKS8, marked)
+    labels = [i.label for i in items]
+    assert labels == ["T001", "T002", "T004", "T005", "T006", "T007"]  # not the task itself (T003)
+    assert _apply(h, TASKS8, _item(items, "T002")).count("gemstack:depends=T002") == 1
+
+
+async def test_snippets(make_client, client_kind: str, gem_repo: Path) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + "```gemstack-billable-actions\n[\n  ‸\n]\n```\n")
+    [item] = items
+    assert item.label == "New billable action"
+    assert item.kind == lsp.CompletionItemKind.Snippet
+    caps = h.client.capabilities.text_document.completion.completion_item
+    if caps and caps.snippet_support:
+        assert item.insert_text_format == lsp.InsertTextFormat.Snippet
+        assert "${1:action-id}" in item.text_edit.new_text
+    else:
+        assert item.insert_text_format == lsp.InsertTextFormat.PlainText
+    for label, block in (("New contract", "gemstack-contracts"), ("New test-matrix entry", "gemstack-test-matrix")):
+        items, _ = await _complete(h, SPEC8, SPEC_HEAD + f"```{block}\n[\n  ‸\n]\n```\n")
+        assert [i.label for i in items] == [label]
+
+
+async def test_completion_off_outside_blocks(make_client, client_kind: str, gem_repo: Path) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + "Some prose ‸\n")
+    assert items == []
+
+
+# ---------------------------------------------------------------------------------------------
+# The engine alone
+
+FACTS = RepoFacts(
+    providers=("gemini-cloud", "mock-local"),
+    capabilities=("inference.generate_text",),
+    tests={"001-x": ("TEST-A-A01", "TEST-A-A02")},
+    actions={"001-x": ("summarise",)},
+)
+P = "specs/001-x/spec.md"
+
+
+def _run(text: str, path: str = P) -> list[tuple[str, str]]:
+    offset = text.index(CURSOR)
+    clean = text.replace(CURSOR, "", 1)
+    return [(c.label, clean[c.span.start : c.span.end]) for c in complete(path, clean, offset, FACTS)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('```gemstack-test-bindings\n[{"test_id": "TEST-A-‸', [("TEST-A-A01", '"TEST-A-'), ("TEST-A-A02", '"TEST-A-')]),
+        (
+            '```gemstack-test-matrix\n[\n {"id":"TEST-A-A01","category":"GATE"},\n {"category": "‸\n```\n',
+            [("GATE", '"')],
+        ),
+        (
+            '```gemstack-capabilities\n[{"provider_id": "p", "type": "‸"}]\n```\n',
+            [
+                ("COMMERCIAL", '""'),
+                ("LOCAL", '""'),
+                ("MOCK", '""'),
+            ],
+        ),
+        ('```gemstack-capabilities\n[{"provider_id": "p", "capabilities": ["‸', [("inference.generate_text", '"')]),
+        ('```gemstack-closure-gates\n[{"id": "g", "requirement": ‸', [("REQUIRED", ""), ("SUPPLEMENTAL", "")]),
+        ("- [ ] **T001: a**\n  <!-- gemstack:actions=‸ -->\n", [("summarise", "")]),
+        (
+            "- [ ] **T001: a**\n  <!-- gemstack:te‸ -->\n",
+            [
+                ("validation_required", "te"),
+                ("tests", "te"),
+                ("files", "te"),
+                ("depends", "te"),
+                ("actions", "te"),
+            ],
+        ),
+    ],
+)
+def test_engine_on_incomplete_text(text: str, expected: list[tuple[str, str]]) -> None:
+    path = "specs/001-x/tasks.md" if "gemstack:" in text and "```" not in text else P
+    assert _run(text, path) == expected
+
+
+def test_key_completion_keeps_the_json_valid() -> None:
+    text = '```gemstack-closure-gates\n[{"id": "g", "‸"}]\n```\n'
+    offset = text.index(CURSOR)
+    clean = text.replace(CURSOR, "", 1)
+    cands = complete(P, clean, offset, FACTS)
+    assert [c.label for c in cands] == ["type", "script", "requirement", "waivable"]
+    c = cands[1]
+    applied = clean[: c.span.start] + c.insert + '"test"' + clean[c.span.end :]
+    body = applied.split("\n", 1)[1].rsplit("```", 1)[0]
+    assert parse_json(body).ok
+    assert json.loads(body) == [{"id": "g", "script": "test"}]
+
+
+def test_snippet_plain_text_has_no_placeholders() -> None:
+    cands = complete(P, "```gemstack-contracts\n[\n  \n]\n```\n", len("```gemstack-contracts\n[\n  "), FACTS)
+    [c] = cands
+    assert c.snippet and c.plain is not None
+    assert "$" not in c.plain
+    assert json.loads(c.plain)["type"] == "ENUM_SET"
+
+
+def test_crlf_documents() -> None:
+    text = '# T\r\n\r\n```gemstack-test-matrix\r\n[\r\n  {"id": "TEST-A-A01", "gate": "‸"}\r\n]\r\n```\r\n'
+    assert _run(text) == [("REQUIRED", '""'), ("SUPPLEMENTAL", '""')]
+
+
+def test_blocks_inside_list_items_offer_nothing() -> None:
+    text = '- item\n\n  ```gemstack-test-matrix\n  [{"gate": "‸"}]\n  ```\n'
+    assert _run(text) == []

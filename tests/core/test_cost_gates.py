@@ -232,7 +232,7 @@ _tokens = st.one_of(
 _units = st.one_of(st.none(), st.floats(min_value=0, max_value=1e6, allow_nan=False))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(
     provider=_providers,
     capability=_capabilities,
@@ -279,7 +279,7 @@ def test_gate_invariants_hold_for_any_request(
         ).authorized
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, derandomize=True)
 @given(
     chain=st.lists(_providers, max_size=4),
     environment=_environments,

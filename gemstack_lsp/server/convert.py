@@ -116,8 +116,8 @@ def offset_in(text: str, position: lsp.Position, encoding: Encoding) -> int:
                 break
         else:
             return len(text)
-    m = _BREAK.search(text, start)
-    end = m.start() if m else len(text)
+    brk = _BREAK.search(text, start)
+    end = brk.start() if brk else len(text)
     return start + SourceText(text[start:end]).offset(Position(0, position.character), encoding)
 
 

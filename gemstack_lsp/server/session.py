@@ -8,6 +8,7 @@ second, so unsaved edits count and nothing is ever written.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -15,7 +16,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.reader import OverlayReader
+from gemstack_lsp.core.reader import DirEntry, FileContent, OverlayReader, normalize_relpath
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.fs import DiskReader
@@ -120,6 +121,43 @@ class ClientFeatures:
         )
 
 
+class CachedDiskReader:
+    """A ``DiskReader`` that remembers the bytes of plain files between analyses.
+
+    A cached file is served again only while ``lstat`` says it is the same regular file
+    (inode, size, mtime, ctime), and only files whose path involves no symlink are cached, so
+    every refusal ``DiskReader`` makes (a link leaving the repository, a directory, a file too
+    large) is still made on each read. Keystrokes then cost no disk reads for unchanged files.
+    """
+
+    def __init__(self, root: str) -> None:
+        self._disk = DiskReader(root)
+        self._root = str(self._disk.root)
+        self._files: dict[str, tuple[tuple[int, int, int, int], FileContent]] = {}
+
+    def read(self, path: str) -> FileContent:
+        rel = normalize_relpath(path)
+        full = os.path.join(self._root, rel)
+        try:
+            st = os.lstat(full)
+        except OSError:
+            self._files.pop(rel, None)
+            return self._disk.read(rel)
+        key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        hit = self._files.get(rel)
+        if hit is not None and hit[0] == key and stat.S_ISREG(st.st_mode):
+            return hit[1]
+        content = self._disk.read(rel)
+        if content.ok and stat.S_ISREG(st.st_mode) and os.path.realpath(full) == full:
+            self._files[rel] = (key, content)
+        else:
+            self._files.pop(rel, None)
+        return content
+
+    def list_dir(self, path: str) -> list[DirEntry] | None:
+        return self._disk.list_dir(path)
+
+
 def _real(path: str) -> str:
     return os.path.realpath(path)
 
@@ -136,6 +174,7 @@ class Session:
         self.default_settings = Settings()
         self._folder_settings: dict[str, Settings] = {}
         self._root_cache: dict[str, str | None] = {}
+        self._disk: dict[str, CachedDiskReader] = {}
         self.initialization_options: Any = None
         #: Called with a folder URI (``None`` for the defaults) when its settings change.
         self.on_settings_changed: Callable[[str | None], None] | None = None
@@ -308,7 +347,10 @@ class Session:
 
     def snapshot(self, root: str, buffers: Mapping[str, str] | None = None) -> GemstackRepo:
         """A fresh repository snapshot: the editor's buffers overlaid on the disk."""
-        reader = OverlayReader(DiskReader(root), self.buffers(root) if buffers is None else buffers)
+        disk = self._disk.get(root)
+        if disk is None:
+            disk = self._disk[root] = CachedDiskReader(root)
+        reader = OverlayReader(disk, self.buffers(root) if buffers is None else buffers)
         return GemstackRepo(root, reader)
 
     def uri_of(self, root: str, rel: str) -> str:

@@ -235,13 +235,20 @@ class _Parser:
             self.span: Callable[[int, int], Span] = lambda s, e: Span(base + s, base + e)
         else:
             fn = offsets
-            self.span = lambda s, e: Span(fn(s), max(fn(s), fn(e)))
+            def mapped(s: int, e: int) -> Span:
+                start = fn(s)
+                return Span(start, max(start, fn(e)))
+
+            self.span = mapped
         self.stack: list[_Frame] = []
         self.duplicates: list[JsonMember] = []
         self.root: JsonNode | None = None
 
     def ws(self, i: int) -> int:
-        m = _WS.match(self.text, i)
+        text = self.text
+        if i < len(text) and text[i] not in " \t\n\r":
+            return i
+        m = _WS.match(text, i)
         return m.end() if m is not None else i
 
     def unexpected(self, i: int, expected: str) -> _Syntax:

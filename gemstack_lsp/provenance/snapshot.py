@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gemstack_lsp.provenance.canonical import (
@@ -155,8 +155,17 @@ def _manifest_paths(cited: Sequence[str], facts: dict[str, MergedFact]) -> list[
     return sorted(paths, key=lambda path: path.encode("utf-8"))
 
 
-def take_snapshot(repo: str, generated_plan_path: str, cited: Sequence[str]) -> Snapshot:
-    """Compute the snapshot of ``repo`` excluding exactly ``generated_plan_path`` from the digest."""
+def take_snapshot(
+    repo: str,
+    generated_plan_path: str,
+    cited: Sequence[str],
+    on_stage: Callable[[str], None] | None = None,
+) -> Snapshot:
+    """Compute the snapshot of ``repo`` excluding exactly ``generated_plan_path`` from the digest.
+
+    ``on_stage`` is a test-only hook called with ``"listed"`` (after the Git listings) and
+    ``"materialized"`` (after every object was read, before the guard passes)."""
+    stage = on_stage or (lambda _name: None)
     root = resolve_root(repo)
     validate_write_plan_path(generated_plan_path)
     for path in cited:
@@ -181,12 +190,14 @@ def take_snapshot(repo: str, generated_plan_path: str, cited: Sequence[str]) -> 
     oids = [oid for pair in entries.values() for entry in pair if (oid := needed_oid(entry))]
     objects = read_objects(root, oids)
 
+    stage("listed")
     materializer = Materializer(root)
     try:
         records: dict[str, Record] = {}
         for path in needed:
             head_entry, index_entry = entries[path]
             records[path] = _record(path, facts.get(path), head_entry, index_entry, objects, materializer)
+        stage("materialized")
         materializer.check_guards()
         _check_control_files(controls)
         status_now, head_now, index_now = (

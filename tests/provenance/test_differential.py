@@ -42,7 +42,7 @@ def _states(repo: Path) -> list[str]:
     git(repo, "add", "b.txt")  # staged
     write(repo, "README.md", "r2\n")
     git(repo, "add", "README.md")
-    write(repo, "README.md", "r3\n")  # mixed
+    write(repo, "README.md", "r3 longer\n")  # mixed
     write(repo, "gone.txt", "g\n")
     git(repo, "add", "gone.txt")
     git(repo, "commit", "-qm", "gone")

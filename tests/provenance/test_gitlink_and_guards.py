@@ -139,8 +139,7 @@ def test_parent_swap_is_detected(repo: Path) -> None:
 def test_control_file_guards(repo: Path, mutate: object) -> None:
     from gemstack_lsp.provenance.snapshot import _capture_control_files, _check_control_files
 
-    write(repo, "b.txt", "staged later\n")
-    os.utime(repo / ".git" / "index", ns=(1, 1))  # an index rewrite is then visible even within one tick
+    write(repo, "b.txt", "staged later, a different size\n")
     controls = _capture_control_files(os.path.realpath(repo))
     _check_control_files(controls)
     mutate(repo)  # type: ignore[operator]
@@ -160,3 +159,31 @@ def test_directory_content_bound_is_256_mib(tmp_path: Path) -> None:
     with pytest.raises(ProvenanceError) as caught:
         snapshot(repo, PLAN, ["big"])
     assert caught.value.message == "Directory inventory exceeds 268435456 content bytes"
+
+
+# -- end to end: a mutation during the snapshot rejects it ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stage", "mutate", "message"),
+    [
+        ("materialized", lambda repo: write(repo, "b.txt", "edited\n"), "b.txt changed before evidence"),
+        ("materialized", lambda repo: write(repo, "README.md", "now dirty\n"), "HEAD, index, or working-tree status"),
+        ("materialized", lambda repo: write(repo, "late/ignored.log", "x"), "late changed before evidence"),
+        ("materialized", lambda repo: git(repo, "add", "b.txt"), "index changed while evidence"),
+        ("listed", lambda repo: git(repo, "commit", "-qam", "moved on"), "changed while evidence was materialized"),
+    ],
+    ids=["cited-file", "status", "absent-parent-created", "index", "head"],
+)
+def test_mutation_during_snapshot_is_rejected(repo: Path, stage: str, mutate: object, message: str) -> None:
+    from gemstack_lsp.provenance.snapshot import take_snapshot
+
+    write(repo, "b.txt", "dirty, and a different size\n")
+
+    def hook(name: str) -> None:
+        if name == stage:
+            mutate(repo)  # type: ignore[operator]
+
+    with pytest.raises(ProvenanceError) as caught:
+        take_snapshot(str(repo), PLAN, ["b.txt", "late/ignored.log"], on_stage=hook)
+    assert message in caught.value.message

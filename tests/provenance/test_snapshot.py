@@ -60,7 +60,7 @@ def test_unstaged_staged_and_mixed(repo: Path) -> None:
     git(repo, "add", "b.txt")
     write(repo, "README.md", "r2\n")
     git(repo, "add", "README.md")
-    write(repo, "README.md", "r3\n")
+    write(repo, "README.md", "r3 longer\n")
     result = snapshot(repo, PLAN, ["src/a.txt", "b.txt", "README.md"])
     a, b, readme = entry(result, "src/a.txt"), entry(result, "b.txt"), entry(result, "README.md")
     assert a["state"] == "unstaged"
@@ -71,7 +71,7 @@ def test_unstaged_staged_and_mixed(repo: Path) -> None:
     assert (readme["head_digest"], readme["index_digest"], readme["worktree_digest"]) == (
         sha(b"r\n"),
         sha(b"r2\n"),
-        sha(b"r3\n"),
+        sha(b"r3 longer\n"),
     )
     assert result["global_dirty_digest"]["value"] != EMPTY
 

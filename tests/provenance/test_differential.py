@@ -209,3 +209,18 @@ def test_write_read_replace_flow(tmp_path: Path, reference: Runner) -> None:
     both("write-plan", "--generated-plan", PLAN, stdin=b"\xff")
     both("read-plan", "--generated-plan", "docs/plans/missing-gitnexus-plan.md")
     assert (ref_repo / PLAN).read_bytes() == (our_repo / PLAN).read_bytes() == b"deeper\n"
+
+
+def test_layer_placement_edge_cases(tmp_path: Path, reference: Runner) -> None:
+    repo = init_repo(tmp_path / "r", {"d/e/f": "1\n", "d/g": "2\n", "h": "3\n", "s/t": "4\n"})
+    (repo / "d" / "e" / "f").unlink()
+    (repo / "d" / "e").rmdir()  # a deleted file whose parent is gone too
+    write(repo, "AD.txt", "added then deleted\n")
+    git(repo, "add", "AD.txt")
+    (repo / "AD.txt").unlink()
+    os.symlink("d", repo / "dl")  # symlink to a directory
+    write(repo, "u/v", "5\n")  # a file inside an untracked directory
+    (repo / "h").unlink()
+    write(repo, "h/x", "file replaced by a directory\n")
+    cited = ["d/e/f", "AD.txt", "dl", "u/v", "u", "d", "h", "h/x", ".git/HEAD"]
+    assert_same(reference, "snapshot", "--repo", str(repo), "--generated-plan", PLAN, *_cited(cited))

@@ -157,8 +157,45 @@ def _to_code_lens(info: LensInfo, source: Any, encoding: Any) -> lsp.CodeLens:
     return lsp.CodeLens(range=convert.to_range(source, info.span, encoding), command=command)
 
 
+def _refresh_support(server: Any) -> bool:
+    try:
+        ws = server.client_capabilities.workspace
+        return bool(ws and ws.code_lens and ws.code_lens.refresh_support)
+    except Exception:
+        return False
+
+
+def _watch_analyses(server: Any) -> None:
+    """Ask the client to refresh its lenses when an analysis changes a repository's findings.
+
+    A lens on spec.md depends on other files (tasks.md, the capsule, the ledger): the client
+    re-asks for the lenses of a document it edits, not for those of the others.
+    """
+    engine = getattr(server, "diagnostics", None)
+    listeners = getattr(engine, "listeners", None)
+    if not isinstance(listeners, list):
+        return
+    last: dict[str, frozenset[tuple[str, str, str | None, str]]] = {}
+
+    def on_analysis(root: str, result: Any) -> None:
+        findings = getattr(result, "findings", None) or ()
+        signature = frozenset((f.code, f.path, f.subject, f.message) for f in findings)
+        previous = last.get(root)
+        last[root] = signature
+        if previous is None or previous == signature or not _refresh_support(server):
+            return
+        session = session_of(server)
+        if session is not None and not session.settings_for_root(root).code_lens:
+            return
+        future = server.workspace_code_lens_refresh(None)
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+
+    listeners.append(on_analysis)
+
+
 def register(server: LanguageServer) -> None:
-    """Install ``textDocument/codeLens``."""
+    """Install ``textDocument/codeLens`` and refresh lenses when findings change."""
+    _watch_analyses(server)
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))
     def _code_lens(ls: Any, params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:

@@ -108,3 +108,27 @@ def test_state_titles() -> None:
     invalid = [Finding("CONTEXT_CAPSULE_INVALID", "Unsupported schema version: 2", "x")]
     assert capsule_state_title("INVALID", invalid, "specs/f") == "Capsule: INVALID (Unsupported schema version: 2)"
     assert capsule_state_title("VALID", [], "specs/f") == "Capsule: VALID"
+
+
+async def test_lenses_are_refreshed_when_another_source_changes(client_kind: str, tmp_path: Path) -> None:
+    from test_multiroot import copy_repo, eventually
+
+    root = copy_repo(tmp_path / "repo")
+    shutil.copy(REFERENCE_OUTPUT / "specs-009-context-capsule.json", root / F9 / "context-capsule.json")
+    async with start_workspace(client_kind, [root]) as h:
+        assert _titles(await _lenses(h, SPEC9))[0] == "Capsule: VALID"
+        await h.settle()
+        before = h.refreshes
+        tasks = f"{F9}/tasks.md"
+        h.open(tasks)
+        h.replace(tasks, "## ", "## Edited ")
+        await h.settle()
+
+        async def refreshes() -> int:
+            await h.settle()
+            return int(h.refreshes)
+
+        caps = h.client.capabilities.workspace
+        if caps and caps.code_lens and caps.code_lens.refresh_support:
+            assert await eventually(refreshes, lambda n: n > before) > before
+        assert _titles(await _lenses(h, SPEC9))[0] == "Capsule: STALE (tasks.md changed)"

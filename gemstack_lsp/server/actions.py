@@ -16,7 +16,8 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.core.text import Encoding, SourceText, Span
 from gemstack_lsp.server import convert
-from gemstack_lsp.server.session import OpenDocument, is_plan_path
+from gemstack_lsp.server.commands import plan_location
+from gemstack_lsp.server.session import OpenDocument
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -190,11 +191,19 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
     uri = params.text_document.uri
     only = list(params.context.only) if params.context.only else None
     doc = session.documents.get(uri)
-    _path, root, rel = (doc.path, doc.root, doc.rel) if doc is not None else session.locate(uri)
-    if root is None or rel is None:
-        return []
-    versions = {d.uri: d.version for d in session.documents.values()}
+    path, root, rel = (doc.path, doc.root, doc.rel) if doc is not None else session.locate(uri)
     out: list[lsp.CodeAction | lsp.Command] = []
+    if path is not None and plan_location(path) is not None and _kind_allowed(SOURCE_WRITE_PLAN, only):
+        out.append(
+            lsp.CodeAction(
+                title="Write plan with the safe plan writer",
+                kind=SOURCE_WRITE_PLAN,
+                command=_command("Write plan with the safe plan writer", "gemstack.writePlan", uri),
+            )
+        )
+    if root is None or rel is None:
+        return _for_client(session.client.code_action_literals, out)
+    versions = {d.uri: d.version for d in session.documents.values()}
     if _kind_allowed(lsp.CodeActionKind.QuickFix, only):
         for diagnostic in params.context.diagnostics:
             if diagnostic.source != convert.SOURCE:
@@ -223,18 +232,14 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
                     command=_command("Verify context capsule", "gemstack.verifyCapsule", target),
                 )
             )
-    if is_plan_path(rel) and _kind_allowed(SOURCE_WRITE_PLAN, only):
-        out.append(
-            lsp.CodeAction(
-                title="Write plan with the safe plan writer",
-                kind=SOURCE_WRITE_PLAN,
-                command=_command("Write plan with the safe plan writer", "gemstack.writePlan", uri),
-            )
-        )
-    if not session.client.code_action_literals:
-        # Clients without literal support take bare commands only.
-        return [a.command for a in out if isinstance(a, lsp.CodeAction) and a.command is not None]
-    return out
+    return _for_client(session.client.code_action_literals, out)
+
+
+def _for_client(literals: bool, out: list[lsp.CodeAction | lsp.Command]) -> list[lsp.CodeAction | lsp.Command]:
+    if literals:
+        return out
+    # Clients without literal support take bare commands only.
+    return [a.command for a in out if isinstance(a, lsp.CodeAction) and a.command is not None]
 
 
 def register(server: GemstackServer) -> None:

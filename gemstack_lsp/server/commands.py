@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import logging
 import os
 import uuid
@@ -225,11 +226,97 @@ async def apply_fix(server: GemstackServer, *args: Any) -> dict[str, Any]:
     return {"applied": bool(result.applied), "reason": result.failure_reason}
 
 
+def plan_location(path: str) -> tuple[str, str] | None:
+    """(repository root, ``docs/plans/<name>``) of a gitnexus plan path, else ``None``."""
+    parts = os.path.normpath(path).split(os.sep)
+    if len(parts) < 4 or parts[-3:-1] != ["docs", "plans"]:
+        return None
+    name = parts[-1]
+    if "gitnexus-plan" not in name or not name.endswith(".md"):
+        return None
+    return os.sep.join(parts[:-3]) or os.sep, f"docs/plans/{name}"
+
+
+def take_plan_receipt(server: GemstackServer, uri: str) -> None:
+    """Record the read-plan receipt of a plan file as it is on disk when the editor opens it
+    (read-only: read-plan changes nothing); Deepen later replaces exactly that version."""
+    path = convert.uri_to_path(uri)
+    where = plan_location(path) if path else None
+    if where is None or path is None or not os.path.isfile(path):
+        return
+    root, rel = where
+
+    def read() -> dict[str, Any] | str:
+        from gemstack_lsp.provenance.api import ProvenanceError, read_plan
+
+        try:
+            return read_plan(root, rel)
+        except ProvenanceError as exc:
+            return str(exc)
+
+    async def take() -> None:
+        loop = asyncio.get_running_loop()
+        server.plan_receipts[uri] = await loop.run_in_executor(server.diagnostics.executor, read)
+
+    server.plan_receipts[uri] = "the read-plan receipt is still being taken"
+    server.plan_receipt_tasks[uri] = asyncio.get_running_loop().create_task(take())
+
+
 async def write_plan(server: GemstackServer, *args: Any) -> dict[str, Any]:
+    """Write the plan buffer with the safe plan writer: an initial write when the plan does not
+    exist, else Deepen, replacing exactly the version whose read-plan receipt was taken at open."""
+    from gemstack_lsp.provenance.api import ProvenanceError
+    from gemstack_lsp.provenance.api import write_plan as provenance_write
+
     if not args:
         raise CommandError(f"{WRITE_PLAN} needs the plan's URI")
     path = _path_of(server, args[0])
-    raise JsonRpcInternalError(message=f"gemstack: the safe plan writer is not available yet ({path})")
+    where = plan_location(path)
+    if where is None:
+        raise CommandError(f"{args[0]!r} is not a docs/plans/*gitnexus-plan*.md file")
+    root, rel = where
+    uri = convert.path_to_uri(path)
+    doc = server.session.documents.get(uri) or next(
+        (d for d in server.session.documents.values() if d.path == os.path.realpath(path)), None
+    )
+    if doc is None:
+        raise CommandError(f"{rel} is not open in the editor: the plan writer writes the editor's buffer")
+    content = doc.text.encode("utf-8")
+    pending = server.plan_receipt_tasks.pop(doc.uri, None)
+    if pending is not None:
+        await pending
+    receipt = server.plan_receipts.get(doc.uri)
+    deepen = os.path.lexists(path)
+    kwargs: dict[str, Any] = {}
+    if deepen:
+        if not isinstance(receipt, dict):
+            message = receipt or "no read-plan receipt was taken when the plan was opened"
+            _show(server, f"Plan not written: Deepen needs the read-plan receipt ({message})", lsp.MessageType.Error)
+            return {"written": False, "error": message}
+        kwargs = {
+            "replace": True,
+            "expected_plan_path": receipt["generated_plan_path"],
+            "expected_plan_digest": receipt["plan_digest"],
+        }
+    loop = asyncio.get_running_loop()
+
+    def write() -> dict[str, Any]:
+        return provenance_write(root, rel, content, **kwargs)
+
+    try:
+        result = await loop.run_in_executor(server.diagnostics.executor, write)
+    except ProvenanceError as exc:
+        _show(server, f"Plan not written: {exc}", lsp.MessageType.Error)
+        return {"written": False, "error": str(exc)}
+    # What is on disk now is exactly what was written: a later Deepen replaces this version
+    # (never re-read, so a change made meanwhile by someone else is detected, not adopted).
+    server.plan_receipts[doc.uri] = {
+        "generated_plan_path": rel,
+        "bytes_read": len(content),
+        "plan_digest": "sha256:" + hashlib.sha256(content).hexdigest(),
+    }
+    _show(server, f"Plan {'deepened' if deepen else 'written'}: {rel}")
+    return {"written": True, "mode": "deepen" if deepen else "initial", "receipt": result}
 
 
 def register(server: GemstackServer) -> None:

@@ -82,6 +82,9 @@ class GemstackServer(LanguageServer):
         self.diagnostics = Diagnostics(self)
         #: How often each costly handler actually computed (cancelled requests do not count).
         self.stats: Counter[str] = Counter()
+        #: Plan URI -> the read-plan receipt taken when it was opened (or why there is none).
+        self.plan_receipts: dict[str, dict[str, Any] | str] = {}
+        self.plan_receipt_tasks: dict[str, asyncio.Task[None]] = {}
         self.session.on_settings_changed = self._settings_changed
 
     def _settings_changed(self, folder_uri: str | None) -> None:
@@ -166,6 +169,10 @@ def _register_lifecycle(server: GemstackServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
         engine.did_open(params)
+        if "gitnexus-plan" in params.text_document.uri:
+            from gemstack_lsp.server.commands import take_plan_receipt
+
+            take_plan_receipt(server, params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
@@ -174,6 +181,8 @@ def _register_lifecycle(server: GemstackServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
         engine.did_close(params)
+        server.plan_receipts.pop(params.text_document.uri, None)
+        server.plan_receipt_tasks.pop(params.text_document.uri, None)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
     def did_save(params: lsp.DidSaveTextDocumentParams) -> None:

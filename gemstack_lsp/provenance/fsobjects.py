@@ -18,6 +18,7 @@ MAX_DIRECTORY_ENTRIES = 10_000
 MAX_DIRECTORY_DEPTH = 256
 MAX_DIRECTORY_BYTES = 256 * 1024 * 1024
 MAX_ANCHORED_DIRECTORIES = 4096
+_CACHED_DIRECTORIES = 256
 _CHUNK = 1024 * 1024
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -115,39 +116,57 @@ class _Anchor:
 
 @dataclass
 class Materializer:
-    """Reads worktree objects below a held repository-root descriptor and records guards."""
+    """Reads worktree objects below a held repository-root descriptor and records guards.
+
+    Parent directories are opened component by component with ``O_DIRECTORY | O_NOFOLLOW``
+    relative to their held parent. Descriptors of ordinary parents are cached and evicted in
+    bulk (so a dirty set spread over many directories never exhausts descriptors); each
+    directory's identity is recorded the first time and any reopening must find the same object.
+    Only the nearest existing parent of an absent path stays pinned until :meth:`close`."""
 
     root: str
     guards: list[Guard] = field(default_factory=list)
     _anchors: dict[str, _Anchor] = field(default_factory=dict)
-    _open: list[int] = field(default_factory=list)
-    _pinned: int = 0
+    _identities: dict[str, Identity] = field(default_factory=dict)
+    _cached: list[int] = field(default_factory=list)
+    _pinned: dict[int, None] = field(default_factory=dict)
+    _root_fd: int = -1
 
     def __post_init__(self) -> None:
-        root_fd = os.open(self.root, _DIR_FLAGS)
-        self._open.append(root_fd)
-        self._anchors[""] = _Anchor(root_fd)
-        expected = Identity.of(os.fstat(root_fd))
-
-        def check_root() -> None:
-            try:
-                now = Identity.of(os.stat(self.root, follow_symlinks=False))
-            except OSError as error:
-                raise ProvenanceError(f"{self.root} changed before evidence materialization completed") from error
-            if not now.same_object(expected):
-                raise ProvenanceError(f"{self.root} changed before evidence materialization completed")
-
-        self.guards.append(Guard(check_root))
+        self._root_fd = os.open(self.root, _DIR_FLAGS)
+        self._anchors[""] = _Anchor(self._root_fd)
+        self._record_directory("", Identity.of(os.fstat(self._root_fd)))
 
     def close(self) -> None:
-        for fd in self._open:
+        for fd in dict.fromkeys([*self._cached, *self._pinned]):
             os.close(fd)
-        self._open.clear()
+        self._cached.clear()
+        self._pinned.clear()
+        if self._root_fd >= 0:
+            os.close(self._root_fd)
+            self._root_fd = -1
 
     def absolute(self, path: str) -> str:
-        return os.path.join(self.root, path)
+        return os.path.join(self.root, path) if path else self.root
+
+    def _changed(self, absolute: str) -> ProvenanceError:
+        return ProvenanceError(f"{absolute} changed before evidence materialization completed")
 
     # -- anchored parents ---------------------------------------------------------------------
+
+    def _evict(self) -> None:
+        """Close cached (unpinned) parent descriptors; they are reopened and re-proved on demand."""
+        if len(self._cached) < _CACHED_DIRECTORIES:
+            return
+        for fd in self._cached:
+            if fd not in self._pinned:
+                os.close(fd)
+        self._cached.clear()
+        self._anchors = {
+            prefix: anchor
+            for prefix, anchor in self._anchors.items()
+            if anchor.fd is None or anchor.fd == self._root_fd or anchor.fd in self._pinned
+        }
 
     def _anchor(self, prefix: str, full_path: str) -> _Anchor:
         cached = self._anchors.get(prefix)
@@ -158,13 +177,11 @@ class Materializer:
         if parent.fd is None:
             anchor = _Anchor(None, parent.missing_at)
         else:
-            anchor = self._open_child_directory(parent.fd, parent_prefix, name, prefix, full_path)
+            anchor = self._open_child_directory(parent.fd, name, prefix, full_path)
         self._anchors[prefix] = anchor
         return anchor
 
-    def _open_child_directory(
-        self, parent_fd: int, parent_prefix: str, name: str, prefix: str, full_path: str
-    ) -> _Anchor:
+    def _open_child_directory(self, parent_fd: int, name: str, prefix: str, full_path: str) -> _Anchor:
         absolute = self.absolute(prefix)
         try:
             fd = os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
@@ -180,34 +197,46 @@ class Materializer:
                 self._guard_absence(parent_fd, name, absolute, Identity.of(st))
                 return _Anchor(None, prefix)
             raise ProvenanceError(f"Cannot open {absolute}: {error.strerror}") from error
-        if self._pinned >= MAX_ANCHORED_DIRECTORIES:
-            os.close(fd)
-            raise ProvenanceError(f"Absence anchoring exceeds {MAX_ANCHORED_DIRECTORIES} pinned directories")
-        self._open.append(fd)
-        self._pinned += 1
+        self._cached.append(fd)
         held = Identity.of(os.fstat(fd))
-
-        def check_parent() -> None:
-            try:
-                now = Identity.of(os.stat(name, dir_fd=parent_fd, follow_symlinks=False))
-            except OSError as error:
-                raise ProvenanceError(f"{absolute} changed before evidence materialization completed") from error
-            if not now.same_object(held):
-                raise ProvenanceError(f"{absolute} changed before evidence materialization completed")
-
-        self.guards.append(Guard(check_parent))
+        recorded = self._identities.get(prefix)
+        if recorded is None:
+            self._record_directory(prefix, held)
+        elif not recorded.same_object(held):
+            raise self._changed(absolute)
         return _Anchor(fd)
 
+    def _record_directory(self, prefix: str, held: Identity) -> None:
+        """Record a parent directory's identity once; the guard rechecks it lexically."""
+        self._identities[prefix] = held
+        absolute = self.absolute(prefix)
+
+        def check_directory_identity() -> None:
+            try:
+                now = Identity.of(os.stat(absolute, follow_symlinks=False))
+            except OSError as error:
+                raise self._changed(absolute) from error
+            if not now.same_object(held):
+                raise self._changed(absolute)
+
+        self.guards.append(Guard(check_directory_identity))
+
     def _guard_absence(self, parent_fd: int, name: str, absolute: str, blocker: Identity | None) -> None:
+        """Pin the nearest existing parent and recheck the missing (or non-directory) component."""
+        if parent_fd not in self._pinned and parent_fd != self._root_fd:
+            if len(self._pinned) >= MAX_ANCHORED_DIRECTORIES:
+                raise ProvenanceError(f"Absence anchoring exceeds {MAX_ANCHORED_DIRECTORIES} pinned directories")
+            self._pinned[parent_fd] = None
+
         def check_absence() -> None:
             try:
                 now = Identity.of(os.stat(name, dir_fd=parent_fd, follow_symlinks=False))
             except FileNotFoundError:
                 if blocker is None:
                     return
-                raise ProvenanceError(f"{absolute} changed before evidence materialization completed") from None
+                raise self._changed(absolute) from None
             if blocker is None or not now.same_object(blocker) or stat.S_ISDIR(now.mode):
-                raise ProvenanceError(f"{absolute} changed before evidence materialization completed")
+                raise self._changed(absolute)
 
         self.guards.append(Guard(check_absence))
 
@@ -215,6 +244,7 @@ class Materializer:
 
     def object_layer(self, path: str, *, gitlink: bool = False, embedded_directory: bool = False) -> Layer:
         """The filesystem object at ``path`` as a layer, or the absent layer (anchored)."""
+        self._evict()
         parent_prefix, _, name = path.rpartition("/")
         anchor = self._anchor(parent_prefix, path)
         if anchor.fd is None:
@@ -252,7 +282,7 @@ class Materializer:
 
         def check_gitlink() -> None:
             try:
-                now = Identity.of(os.stat(name, dir_fd=parent_fd, follow_symlinks=False))
+                now = Identity.of(os.stat(absolute, follow_symlinks=False))
             except OSError as error:
                 raise ProvenanceError(f"{absolute} changed before evidence materialization completed") from error
             if not now.same_object(held) or prove_gitlink(absolute) != oid:
@@ -288,11 +318,10 @@ class Materializer:
                 raise ProvenanceError(f"{absolute} changed before evidence materialization completed")
         finally:
             os.close(fd)
-        guard_fd = parent_fd if traversal is None else None
-        self.guards.append(Guard(lambda: self._check_identity(guard_fd, name, absolute, expected)))
+        self.guards.append(Guard(lambda: self._check_identity(None, name, absolute, expected)))
         return "sha256:" + digest.hexdigest()
 
-    def _symlink(self, parent_fd: int, name: str, absolute: str, *, held: bool = True) -> str:
+    def _symlink(self, parent_fd: int, name: str, absolute: str) -> str:
         raw = os.fsencode(name)
         before = Identity.of(os.stat(raw, dir_fd=parent_fd, follow_symlinks=False))
         target = os.readlink(raw, dir_fd=parent_fd)
@@ -300,12 +329,9 @@ class Materializer:
         if before != after:
             raise ProvenanceError(f"{absolute} changed before evidence materialization completed")
 
-        guard_fd = parent_fd if held else None
-
         def check_symlink() -> None:
-            self._check_identity(guard_fd, name, absolute, after)
-            current = os.readlink(raw, dir_fd=guard_fd) if guard_fd is not None else os.readlink(absolute)
-            if os.fsencode(current) != target:
+            self._check_identity(None, name, absolute, after)
+            if os.fsencode(os.readlink(absolute)) != target:
                 raise ProvenanceError(f"{absolute} changed before evidence materialization completed")
 
         self.guards.append(Guard(check_symlink))
@@ -359,7 +385,7 @@ class Materializer:
             if stat.S_ISREG(st.st_mode):
                 entries.append(DirectoryEntry(text, "regular", self._regular(fd, text, child_absolute, st, traversal)))
             elif stat.S_ISLNK(st.st_mode):
-                entries.append(DirectoryEntry(text, "symlink", self._symlink(fd, text, child_absolute, held=False)))
+                entries.append(DirectoryEntry(text, "symlink", self._symlink(fd, text, child_absolute)))
             elif stat.S_ISDIR(st.st_mode):
                 child_fd = self._open_walk_directory(fd, text, child_absolute)
                 try:

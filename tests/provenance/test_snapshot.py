@@ -368,3 +368,25 @@ def test_embedded_repository_excludes_only_its_git_entry(tmp_path: Path) -> None
     copy = entry(snapshot(plain, PLAN, ["child"]), "child")
     assert embedded["state"] == "untracked"
     assert embedded["untracked_digest"] == copy["untracked_digest"]
+
+
+def test_dirty_set_spread_over_many_directories(tmp_path: Path) -> None:
+    # More directories than the descriptor cache holds: parents are evicted and re-proved.
+    repo = init_repo(tmp_path / "r", {f"d{n:03}/f": "base\n" for n in range(600)})
+    for n in range(600):
+        write(repo, f"d{n:03}/f", f"changed {n}\n")
+    cited = ["d000/f", "d599/f", "d300/missing", "d599/also/missing"]
+    result = snapshot(repo, PLAN, cited)
+    assert entry(result, "d599/f")["worktree_digest"] == sha(b"changed 599\n")
+    assert entry(result, "d300/missing")["state"] == "absent"
+    assert len(os.listdir("/proc/self/fd")) < 64  # every descriptor was closed again
+
+
+def test_absence_anchoring_is_capped(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "r")
+    for n in range(4097):
+        (repo / f"e{n}").mkdir()
+    with pytest.raises(ProvenanceError) as caught:
+        snapshot(repo, PLAN, [f"e{n}/missing" for n in range(4097)])
+    assert caught.value.message == "Absence anchoring exceeds 4096 pinned directories"
+    assert entry(snapshot(repo, PLAN, [f"e{n}/missing" for n in range(4096)]), "e0/missing")["state"] == "absent"

@@ -11,7 +11,9 @@ Capsule and cost findings are other checks' (``core/capsule/verify.py``, ``core/
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+import traceback
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
@@ -76,14 +78,41 @@ def artifact_findings(doc: Document) -> list[Finding]:
 
 
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
-    """Every documents finding of the repository."""
+    """Every documents finding of the repository.
+
+    Each feature and state.json are checked on their own: one that makes a check raise gets a
+    GEMSTACK_INTERNAL_ERROR finding and does not hide the findings of the others.
+    """
     findings: list[Finding] = []
     for feature in repo.features():
-        findings.extend(feature_findings(repo, feature))
-    findings.extend(artifact_findings(repo.document(STATE_PATH)))
-    findings.extend(state_findings(repo))
-    findings.extend(frozen_artifact_findings(repo))
+        findings.extend(_contained(feature.spec, functools.partial(feature_findings, repo, feature)))
+    findings.extend(
+        _contained(
+            STATE_PATH,
+            lambda: [
+                *artifact_findings(repo.document(STATE_PATH)),
+                *state_findings(repo),
+                *frozen_artifact_findings(repo),
+            ],
+        )
+    )
     return findings
+
+
+def _contained(path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:
+    """The findings of ``check``, or one GEMSTACK_INTERNAL_ERROR on ``path`` when it raises."""
+    try:
+        return list(check())
+    except Exception as exc:  # a bug must not hide the other files' findings
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return [
+            Finding(
+                "GEMSTACK_INTERNAL_ERROR",
+                f"The documents checks failed on {path}: {type(exc).__name__}: {exc} "
+                f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+                path,
+            )
+        ]
 
 
 def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:

@@ -231,7 +231,7 @@ def state_findings(repo: GemstackRepo) -> list[Finding]:
     resolved = resolve_active_spec(spec.value, repo.root)
     if resolved.problem is not None:
         findings.append(_invalid(f"active_spec {resolved.problem}.", spec.span, "active_spec"))
-    if resolved.path is not None and not repo.exists(f"{resolved.path}/spec.md"):
+    if resolved.path is not None and not _has_spec(repo, resolved.path):
         findings.append(
             Finding(
                 "STATE_ACTIVE_SPEC_MISSING",
@@ -243,6 +243,15 @@ def state_findings(repo: GemstackRepo) -> list[Finding]:
             )
         )
     return findings
+
+
+def _has_spec(repo: GemstackRepo, folder: str) -> bool:
+    """True when ``folder`` is a folder holding a spec.md (readable or not: that is another finding).
+
+    The folder is asked for first: a path beneath a regular file (``specs/x/spec.md/spec.md``)
+    is no spec.md, whatever the reader answers when asked to read it.
+    """
+    return repo.reader.list_dir(folder) is not None and repo.exists(f"{folder}/spec.md")
 
 
 def active_feature_of(repo: GemstackRepo) -> Feature | None:

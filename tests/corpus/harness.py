@@ -158,10 +158,10 @@ def check_case(tmp_path: Path, case: Case, capsys: Any) -> None:
     """Run one case through the CLI and through ``analyze``; both must match its table exactly."""
     root = make_case(tmp_path, case)
 
-    direct, findings = analyze_positions(root)
+    direct, _ = analyze_positions(root)
     assert not diff(direct, case.expected), f"analyze() on {case.name}:{diff(direct, case.expected)}"
 
-    everything, all_findings = analyze_positions(root, only_documents=False)
+    _, all_findings = analyze_positions(root, only_documents=False)
     internal = [f.message for f in all_findings if f.code == "GEMSTACK_INTERNAL_ERROR"]
     assert not internal, internal
 

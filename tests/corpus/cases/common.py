@@ -6,6 +6,8 @@ the index of its line in the call, and its column can be counted on that one lin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from corpus.harness import Case, Content
 
 FEATURE = "specs/001-demo"
@@ -81,7 +83,7 @@ def block_case(
     kind: str,
     items: list[str],
     expected: list[tuple[str, int, str, int]],
-    extra: dict[str, str] | None = None,
+    extra: Mapping[str, Content] | None = None,
 ) -> Case:
     """A case whose document at ``path`` holds one block of ``kind`` with ``items``, one a line.
 

@@ -37,7 +37,11 @@ CASES: list[Case] = [
     Case("contract-empty-array", {SPEC: doc("```gemstack-contracts", "[]", "```")}),
     Case(
         "contract-root-object",
-        {SPEC: doc("# Demo", "```gemstack-contracts", '{"id": "c1", "type": "BOOLEAN_INVARIANT", "value": true}', "```")},
+        {
+            SPEC: doc(
+                "# Demo", "```gemstack-contracts", '{"id": "c1", "type": "BOOLEAN_INVARIANT", "value": true}', "```"
+            )
+        },
         ((SHAPE, SPEC, 2, 0),),
     ),
     Case(
@@ -129,7 +133,13 @@ CASES: list[Case] = [
             '{"id": "a", "type": "NOPE"}',
             '{"type": "BOUNDARY", "value": "MAYBE"}',
         ],
-        [at(SHAPE, 0, '"yes"'), at(DUP, 1, '"a"'), at(UNKNOWN, 1, '"NOPE"'), at(SHAPE, 2, "{"), at(SHAPE, 2, '"MAYBE"')],
+        [
+            at(SHAPE, 0, '"yes"'),
+            at(DUP, 1, '"a"'),
+            at(UNKNOWN, 1, '"NOPE"'),
+            at(SHAPE, 2, "{"),
+            at(SHAPE, 2, '"MAYBE"'),
+        ],
     ),
 ]
 

@@ -136,7 +136,9 @@ CASES = [
             SPEC: doc(
                 "# Demo",
                 "```gemstack-contracts",
-                "[", CONTRACT, "]",
+                "[",
+                CONTRACT,
+                "]",
                 "```",
                 "",
                 "```gemstack-contracts",
@@ -150,9 +152,15 @@ CASES = [
         "fence-three-blocks-one-kind",
         {
             SPEC: doc(
-                "```gemstack-test-matrix", "[]", "```",
-                "```gemstack-test-matrix", "[]", "```",
-                "```gemstack-test-matrix", "[]", "```",
+                "```gemstack-test-matrix",
+                "[]",
+                "```",
+                "```gemstack-test-matrix",
+                "[]",
+                "```",
+                "```gemstack-test-matrix",
+                "[]",
+                "```",
             )
         },
         (("TEST_MATRIX_PARSE_ERROR", SPEC, 3, 0),),

@@ -98,7 +98,11 @@ CASES: list[Case] = [
         {SPEC: bytes(range(256)) * 4},
         ((ENCODING, SPEC, 2, 114),),
     ),
-    Case("spec-binary-png", {SPEC: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(200, 256))}, ((ENCODING, SPEC, 0, 0),)),
+    Case(
+        "spec-binary-png",
+        {SPEC: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(200, 256))},
+        ((ENCODING, SPEC, 0, 0),),
+    ),
     Case("spec-nul-bytes", {SPEC: b"\x00" * 4096}),
     Case(
         "spec-garbage-fence-body",

@@ -110,7 +110,7 @@ CASES += [
         # `["😀😀", NaN]`: NaN starts after 1 + 1 + 4 + 1 + 1 + 1 units.
         ("after-two-emoji", ['["😀😀", NaN]'], 0, 9),
         # Box drawing is one unit each: `──` then the single-quoted string.
-        ("box-drawing", ['["──", \'x\']'], 0, 7),
+        ("box-drawing", ["[\"──\", 'x']"], 0, 7),
         # Only ASCII on the error line: the non-ASCII lines before it change nothing.
         ("error-line-ascii", ["[", '  {"a": 1,}', "]"], 1, 9),
     )

@@ -140,7 +140,9 @@ CASES += [
         ['{"id": "g", "type": "SHELL", "script": "t", "requirement": "SUPPLEMENTAL"}'],
         [at(GPARSE, 0, '"SHELL"')],
     ),
-    _g("missing-script", ['{"id": "g", "type": "PACKAGE_SCRIPT", "requirement": "SUPPLEMENTAL"}'], [at(GPARSE, 0, "{")]),
+    _g(
+        "missing-script", ['{"id": "g", "type": "PACKAGE_SCRIPT", "requirement": "SUPPLEMENTAL"}'], [at(GPARSE, 0, "{")]
+    ),
     _g(
         "bad-requirement",
         ['{"id": "g", "type": "PACKAGE_SCRIPT", "script": "t", "requirement": "MUST"}'],

@@ -73,7 +73,15 @@ CASES: list[Case] = [
     ),
     Case(
         "tasks-crlf",
-        {TASKS: doc("# Tasks", "- [ ] **T001: One**", "- [ ] **T002: Two**", "  <!-- gemstack:validation_required=false -->", eol="\r\n")},
+        {
+            TASKS: doc(
+                "# Tasks",
+                "- [ ] **T001: One**",
+                "- [ ] **T002: Two**",
+                "  <!-- gemstack:validation_required=false -->",
+                eol="\r\n",
+            )
+        },
         ((MISSING, TASKS, 1, 0),),
     ),
 ]
@@ -90,12 +98,17 @@ _nowhere = '{"active_spec": "specs/404-gone"}'
 _outside = '{\n  "active_spec": "../elsewhere"\n}'
 _not_feature = '{"active_spec": "docs/001-demo"}'
 _wrong_types = '{"active_spec": 3, "current_phase": null, "completed_phases": ["spec", 2], "phase_hashes": []}'
+_names_file = '{"active_spec": "specs/001-demo/spec.md"}'
 _dup = '{"status": "A", "status": "B"}'
 
 CASES += [
     Case("state-valid", {STATE: _ok_state, SPEC: SPEC_DOC}),
     Case("state-empty-object", {STATE: "{}"}),
-    Case("state-trailing-comma", {STATE: '{\n  "active_spec": "specs/001-demo",\n}\n', SPEC: SPEC_DOC}, ((INVALID, STATE, 1, col('  "active_spec": "specs/001-demo",', ",")),)),
+    Case(
+        "state-trailing-comma",
+        {STATE: '{\n  "active_spec": "specs/001-demo",\n}\n', SPEC: SPEC_DOC},
+        ((INVALID, STATE, 1, col('  "active_spec": "specs/001-demo",', ",")),),
+    ),
     Case("state-truncated", {STATE: '{"active_spec": "specs/0', SPEC: SPEC_DOC}, ((INVALID, STATE, 0, 16),)),
     Case("state-empty-file", {STATE: ""}, ((INVALID, STATE, 0, 0),)),
     Case("state-array", {STATE: "[]"}, ((INVALID, STATE, 0, 0),)),
@@ -112,6 +125,12 @@ CASES += [
         "state-active-spec-without-spec-md",
         {STATE: _ok_state, f"{FEATURE}/plan.md": "# Plan\n"},
         ((ACTIVE_MISSING, STATE, 0, col(_ok_state, '"specs/001')),),
+    ),
+    Case(
+        # A path to a file is not a feature folder, and there is no spec.md beneath a file.
+        "state-active-spec-names-a-file",
+        {STATE: _names_file, SPEC: SPEC_DOC},
+        ((INVALID, STATE, 0, col(_names_file, '"specs')), (ACTIVE_MISSING, STATE, 0, col(_names_file, '"specs'))),
     ),
     Case("state-active-spec-outside", {STATE: _outside}, ((INVALID, STATE, 1, 17),)),
     Case(

@@ -1,0 +1,121 @@
+"""Bad input beyond the case tables: size, special files, containment, and random repositories.
+
+Also the known bugs that need more than a table to show (one test function per bug, the bug in
+its docstring); they fail until the module named there is fixed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corpus.cases.common import FEATURE, PLAN, SPEC, STATE, doc
+from corpus.harness import Case, analyze_positions, check_case, cli_json, cli_positions, make_case
+from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.rules import analyze
+from gemstack_lsp.fs import DiskReader
+
+_BROKEN = doc("```gemstack-contracts", "[", '  {"a": 1},', "]", "```")
+
+
+def test_ten_megabyte_spec_is_analysed(tmp_path: Path, capsys: Any) -> None:
+    """A 10 MB spec.md (under the 16 MiB limit) is analysed normally: its finding is on the
+    right line and column, found through the CLI and through analyze.
+
+    The prose lines are 4 KiB long here; many short lines are the subject of
+    ``test_bug_line_index_is_quadratic``.
+    """
+    line = ("Prose with café, ─ box, ≠ and 😀 " * 128)[:4095] + "\n"
+    count = 10 * 1024 * 1024 // len(line.encode("utf-8"))
+    spec = line * count + _BROKEN
+    assert 10 * 1024 * 1024 - 8192 < len(spec.encode("utf-8")) < 16 * 1024 * 1024
+    case = Case("ten-megabytes", {SPEC: spec}, (("CONTRACT_PARSE_ERROR", SPEC, count + 2, 10),))
+    check_case(tmp_path, case, capsys)
+
+
+def test_fifo_spec_is_not_read(tmp_path: Path, capsys: Any) -> None:
+    """A named pipe where spec.md should be: reported, never opened for a blocking read."""
+    root = make_case(tmp_path, Case("fifo", {PLAN: "# Plan\n"}))
+    os.mkfifo(root / SPEC)
+    assert analyze_positions(root)[0] == [("ARTIFACT_UNREADABLE", SPEC, 0, 0)]
+    code, payload = cli_json(root, capsys)
+    assert cli_positions(payload) == [("ARTIFACT_UNREADABLE", SPEC, 0, 0)]
+    assert code == 1
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_absolute_active_spec(tmp_path: Path, capsys: Any, inside: bool) -> None:
+    """An absolute active_spec is taken relative to the repository root; outside it, it is invalid."""
+    root = make_case(tmp_path, Case("abs", {SPEC: "# Demo\n"}))
+    target = (root / FEATURE) if inside else (tmp_path / "elsewhere" / FEATURE)
+    state = '{"active_spec": "' + str(target.resolve()) + '"}'
+    (root / ".gemstack").mkdir()
+    (root / STATE).write_text(state, encoding="utf-8")
+    expected = [] if inside else [("STATE_INVALID", STATE, 0, 16)]
+    assert analyze_positions(root)[0] == expected
+    _, payload = cli_json(root, capsys)
+    assert cli_positions(payload) == expected
+
+
+def test_documents_check_contains_a_failing_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that raises on one file costs only that file's findings (fixed in core/documents.py:
+    before, one exception anywhere lost every documents finding of the repository)."""
+    from gemstack_lsp.core import documents
+
+    root = make_case(
+        tmp_path,
+        Case(
+            "contained",
+            {
+                SPEC: _BROKEN,
+                "specs/002-other/spec.md": "# Other\n",
+                "specs/002-other/tasks.md": "- [ ] **T001: x**\n",
+                STATE: '{"active_spec": "specs/404"}',
+            },
+        ),
+    )
+    from gemstack_lsp.core.tasks import parse_tasks as real
+
+    def exploding(text: str) -> Any:
+        if "T001" in text:
+            raise RuntimeError("boom")
+        return real(text)
+
+    monkeypatch.setattr(documents, "parse_tasks", exploding)  # the name documents.py calls
+    found, findings = analyze_positions(root)
+    assert sorted(found) == sorted(
+        [
+            ("CONTRACT_PARSE_ERROR", SPEC, 2, 10),
+            ("GEMSTACK_INTERNAL_ERROR", "specs/002-other/spec.md", 0, 0),
+            ("STATE_ACTIVE_SPEC_MISSING", STATE, 0, 16),
+        ]
+    )
+    assert any("RuntimeError: boom" in f.message for f in findings)
+
+    def state_explodes(repo: GemstackRepo) -> list[Finding]:
+        raise ValueError("state")
+
+    monkeypatch.setattr(documents, "state_findings", state_explodes)
+    found, _ = analyze_positions(root)
+    assert ("CONTRACT_PARSE_ERROR", SPEC, 2, 10) in found
+    assert ("GEMSTACK_INTERNAL_ERROR", STATE, 0, 0) in found
+
+
+def test_active_spec_naming_a_file_on_disk_and_in_memory(tmp_path: Path) -> None:
+    """active_spec naming a file: STATE_ACTIVE_SPEC_MISSING from disk as from memory (fixed in
+    core/state.py: on disk, reading ``spec.md/spec.md`` failed with ENOTDIR, which counted as
+    existing, so the finding was missing)."""
+    from gemstack_lsp.core.reader import MemoryReader
+    from gemstack_lsp.core.rules import AnalysisOptions
+
+    files = {STATE: '{"active_spec": "specs/001-demo/spec.md"}', SPEC: "# Demo\n"}
+    root = make_case(tmp_path, Case("file", files))
+    only = AnalysisOptions(disabled=frozenset({"capsule", "cost"}))
+    on_disk = analyze(GemstackRepo(str(root), DiskReader(root)), only)
+    in_memory = analyze(GemstackRepo(str(root), MemoryReader(files)), only)
+    assert [(f.code, f.span) for f in on_disk] == [(f.code, f.span) for f in in_memory]
+    assert {f.code for f in on_disk} == {"STATE_INVALID", "STATE_ACTIVE_SPEC_MISSING"}

@@ -5,6 +5,7 @@ be byte-identical, except where docs/provenance.md lists a deliberate difference
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import subprocess
@@ -224,3 +225,80 @@ def test_layer_placement_edge_cases(tmp_path: Path, reference: Runner) -> None:
     write(repo, "h/x", "file replaced by a directory\n")
     cited = ["d/e/f", "AD.txt", "dl", "u/v", "u", "d", "h", "h/x", ".git/HEAD"]
     assert_same(reference, "snapshot", "--repo", str(repo), "--generated-plan", PLAN, *_cited(cited))
+
+
+def _setup_symlinked_docs(repo: Path) -> None:
+    os.symlink(repo.parent, repo / "docs")
+
+
+def _setup_symlinked_plans(repo: Path) -> None:
+    (repo / "docs").mkdir()
+    os.symlink(repo.parent, repo / "docs" / "plans")
+
+
+def _setup_symlinked_destination(repo: Path) -> None:
+    (repo / "docs" / "plans").mkdir(parents=True)
+    os.symlink(repo / "README.md", repo / PLAN)
+
+
+def _setup_directory_destination(repo: Path) -> None:
+    (repo / PLAN).mkdir(parents=True)
+
+
+def _setup_file_docs(repo: Path) -> None:
+    (repo / "docs").write_text("not a directory")
+
+
+def _setup_fifo_plan(repo: Path) -> None:
+    (repo / "docs" / "plans").mkdir(parents=True)
+    os.mkfifo(repo / PLAN)
+
+
+def _setup_plan(content: bytes) -> Callable[[Path], None]:
+    def setup(repo: Path) -> None:
+        write(repo, PLAN, content)
+
+    return setup
+
+
+_DIGEST_X = "sha256:" + hashlib.sha256(b"x\n").hexdigest()
+_REPLACE = ["--replace", "--expected-plan-path", PLAN, "--expected-plan-digest"]
+
+
+@pytest.mark.parametrize(
+    ("setup", "argv"),
+    [
+        (_setup_symlinked_docs, ["write-plan", "--generated-plan", PLAN]),
+        (_setup_symlinked_plans, ["write-plan", "--generated-plan", PLAN]),
+        (_setup_symlinked_destination, ["write-plan", "--generated-plan", PLAN]),
+        (_setup_directory_destination, ["write-plan", "--generated-plan", PLAN]),
+        (_setup_file_docs, ["write-plan", "--generated-plan", PLAN]),
+        (_setup_file_docs, ["read-plan", "--generated-plan", PLAN]),
+        (_setup_symlinked_plans, ["read-plan", "--generated-plan", PLAN]),
+        (_setup_fifo_plan, ["read-plan", "--generated-plan", PLAN]),
+        (_setup_directory_destination, ["read-plan", "--generated-plan", PLAN]),
+        (_setup_plan(b"\xef\xbb\xbfBOM kept\n"), ["read-plan", "--generated-plan", PLAN]),
+        (_setup_plan(b"\xed\xa0\x80"), ["read-plan", "--generated-plan", PLAN]),
+        (_setup_plan(b"x\n"), ["write-plan", "--generated-plan", PLAN, *_REPLACE, _DIGEST_X]),
+        (_setup_plan(b"x\n"), ["write-plan", "--generated-plan", PLAN, *_REPLACE, "sha256:" + "A" * 64]),
+        (lambda repo: None, ["write-plan", "--generated-plan", PLAN, *_REPLACE, _DIGEST_X]),
+    ],
+)
+def test_reader_and_writer_refusals(
+    tmp_path: Path, reference: Runner, setup: Callable[[Path], None], argv: list[str]
+) -> None:
+    ref_repo, our_repo = init_repo(tmp_path / "ref"), init_repo(tmp_path / "ours")
+    setup(ref_repo)
+    setup(our_repo)
+    expected = reference(*argv, "--repo", str(ref_repo), stdin=b"new plan\n")
+    actual = ours(*argv, "--repo", str(our_repo), stdin=b"new plan\n")
+    strip = [(str(ref_repo).encode(), b"<repo>"), (str(our_repo).encode(), b"<repo>")]
+
+    def normalized(done: subprocess.CompletedProcess[bytes]) -> tuple[int, bytes, bytes]:
+        out, err = done.stdout, done.stderr
+        for old, new in strip:
+            out, err = out.replace(old, new), err.replace(old, new)
+        return done.returncode, _RANDOM.sub(rb"<\1>", out), _RANDOM.sub(rb"<\1>", err)
+
+    assert normalized(actual) == normalized(expected)
+    assert sorted(os.listdir(ref_repo.parent)) == ["ours", "ref"]

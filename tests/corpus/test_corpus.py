@@ -3,7 +3,8 @@
 Each case (``tests/corpus/cases/``) is a small repository written to tmp_path and the exact
 documents findings it must produce, as (code, path, 0-based line, UTF-16 column). Cases that
 show a bug of a module this corpus does not own are in ``test_known_bugs.py``-style functions
-below, one per bug, and fail until the bug is fixed.
+below (cases in ``cases/known_bugs.py``), one test function per bug, and fail until the bug is
+fixed in the module its docstring names.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from corpus.cases import ALL
+from corpus.cases import ALL, known_bugs
 from corpus.harness import Case, check_case
 
 
@@ -35,3 +36,47 @@ def test_reference_fixture_has_no_documents_findings(capsys: Any) -> None:
 def test_corpus_names_are_unique() -> None:
     names = [c.name for c in ALL]
     assert len(names) == len(set(names))
+
+
+# ----------------------------------------------------------------------------------------------
+# Known bugs of modules this corpus does not own. Each expectation is the correct behaviour.
+
+
+@pytest.mark.parametrize("case", known_bugs.LONG_INTEGER, ids=str)
+def test_bug_jsonspan_long_integer(case: Case, tmp_path: Path, capsys: Any) -> None:
+    """core/jsonspan.py ``_Parser.scalar``: ``int(raw)`` raises ValueError for an integer literal of
+    more than 4300 digits (Python's int-from-string limit), which JSON.parse reads as a number.
+    In a block the parser becomes GEMSTACK_INTERNAL_ERROR instead of its findings; in
+    state.json it made the whole documents check fail (now contained to state.json by
+    core/documents.py, but still an internal error). Expected: a number (e.g. ``float(raw)``,
+    infinite, when the digits are too many), and the block's ordinary findings."""
+    check_case(tmp_path, case, capsys)
+
+
+@pytest.mark.parametrize("case", known_bugs.HUGE_NUMBER_IN_MESSAGE, ids=str)
+def test_bug_blocks_js_number_overflow(case: Case, tmp_path: Path, capsys: Any) -> None:
+    """core/blocks/base.py ``js_number``: ``float(value)`` raises OverflowError for an integer above
+    the float range (a 401-digit literal), so any rule whose message renders the number (contract
+    type, BOUNDARY value, gate type, matrix id shown by ``js_string``) turns the whole block into
+    GEMSTACK_INTERNAL_ERROR. JavaScript renders such a number as "Infinity"; expected: the
+    block's ordinary findings."""
+    check_case(tmp_path, case, capsys)
+
+
+@pytest.mark.parametrize("case", known_bugs.DEEP_NESTING_SCHEMA_BLOCKS, ids=str)
+def test_bug_jsonspan_to_python_recursion(case: Case, tmp_path: Path, capsys: Any) -> None:
+    """core/jsonspan.py ``JsonArray.to_python`` / ``JsonObject.to_python`` are recursive: the schema
+    validation of gemstack-capabilities and gemstack-billable-actions (blocks/base.py
+    ``schema_issues`` calls ``root.to_python()``) raises RecursionError on arrays nested about
+    600 deep, which JSON.parse reads fine; the block becomes GEMSTACK_INTERNAL_ERROR. Expected:
+    the schema finding on the first item (it is not an object)."""
+    check_case(tmp_path, case, capsys)
+
+
+@pytest.mark.parametrize("case", known_bugs.DEEP_NESTING_CAPSULE, ids=str)
+def test_bug_capsule_parse_json_recursion(case: Case, tmp_path: Path, capsys: Any) -> None:
+    """core/capsule/canonical.py ``parse_json`` (``json.loads``, reached from capsule/verify.py
+    ``opted_in`` -> extract.py ``read_contracts``) lets RecursionError escape on a contracts block
+    nested about 1000 deep, so the whole capsule check fails with GEMSTACK_INTERNAL_ERROR (the
+    documents findings are right). Expected: no internal error (treat it as unparsable)."""
+    check_case(tmp_path, case, capsys)

@@ -10,12 +10,15 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from .conftest import PLAN, git, init_repo, write
+from .conftest import PLAN, REFERENCE_SCRIPT, git, init_repo, write
 
 Runner = Callable[..., subprocess.CompletedProcess[bytes]]
 
@@ -302,3 +305,37 @@ def test_reader_and_writer_refusals(
 
     assert normalized(actual) == normalized(expected)
     assert sorted(os.listdir(ref_repo.parent)) == ["ours", "ref"]
+
+
+_TOKENS = [
+    "snapshot",
+    "read-plan",
+    "write-plan",
+    "--repo",
+    "--generated-plan",
+    "--cited",
+    "--schema-version",
+    "--replace",
+    "--expected-plan-path",
+    "--expected-plan-digest",
+    "--help",
+    "x",
+    "-y",
+    "02",
+    "1",
+    "",
+    PLAN,
+]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(argv=st.lists(st.sampled_from(_TOKENS), max_size=8))
+def test_parse_rules_match_the_reference(argv: list[str]) -> None:
+    script = REFERENCE_SCRIPT
+    assert script.is_file(), "run `make provenance-ref` first (make test does it)"
+    with tempfile.TemporaryDirectory() as scratch:
+        expected = subprocess.run(["node", str(script), *argv], input=b"", capture_output=True, cwd=scratch)
+        actual = subprocess.run(
+            [sys.executable, "-m", "gemstack_lsp.provenance", *argv], input=b"", capture_output=True, cwd=scratch
+        )
+    assert (actual.returncode, actual.stdout, actual.stderr) == (expected.returncode, expected.stdout, expected.stderr)

@@ -7,6 +7,7 @@ its docstring); they fail until the module named there is fixed.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -119,3 +120,73 @@ def test_active_spec_naming_a_file_on_disk_and_in_memory(tmp_path: Path) -> None
     in_memory = analyze(GemstackRepo(str(root), MemoryReader(files)), only)
     assert [(f.code, f.span) for f in on_disk] == [(f.code, f.span) for f in in_memory]
     assert {f.code for f in on_disk} == {"STATE_INVALID", "STATE_ACTIVE_SPEC_MISSING"}
+
+
+class _ScanCounter(str):
+    """A str that counts the characters its ``find`` calls scan, per calling module."""
+
+    scanned: dict[str, int]
+
+    def find(self, sub: str, start: Any = None, end: Any = None) -> int:
+        found = super().find(sub, start, end)
+        s = 0 if start is None else start
+        e = len(self) if end is None else end
+        caller = sys._getframe(1).f_code.co_filename.rsplit("/", 1)[-1]
+        self.scanned[caller] = self.scanned.get(caller, 0) + ((found + len(sub) - s) if found >= 0 else (e - s))
+        return found
+
+
+def _counting(text: str) -> _ScanCounter:
+    counted = _ScanCounter(text)
+    counted.scanned = {}
+    return counted
+
+
+#: Many short lines: a realistic 10 MB spec.md has about 100,000 of them.
+_SHORT_LINES = "Prose of a spec, one short line.\n" * 10_000
+
+
+def test_bug_line_index_is_quadratic() -> None:
+    """core/text.py ``SourceText.__post_init__`` builds the line index with
+    ``text.find("\\n", i)`` and ``text.find("\\r", i)`` for every line; in a document without a
+    carriage return the second search runs to the end of the text each time, so indexing is
+    quadratic in the number of lines. A 10 MB spec.md of 100-byte lines (100,000 lines) took
+    about 170 s to check (one ``analyze``), every document with LF line ends is affected, and
+    CRLF documents are not. Expected: work linear in the text (measured here as characters
+    scanned, not time)."""
+    from gemstack_lsp.core.text import SourceText
+
+    text = _counting(_SHORT_LINES + "tail")
+    source = SourceText(text)
+    assert source.line_count == 10_001
+    scanned, size = text.scanned.get("text.py", 0), len(text)
+    assert scanned <= 4 * size, f"{scanned} characters scanned to index {size}"
+
+
+def test_bug_markdown_lines_quadratic_after_a_carriage_return() -> None:
+    """core/markdown.py ``_lines``: once the text holds any ``\\r`` it leaves its fast path and
+    searches ``text.find("\\r", i)`` for every line; after the last ``\\r`` each search runs to
+    the end of the text, so a document with one stray CR near the top and many LF lines after
+    it is split in quadratic time (every ``scan_fences`` / ``reference_blocks`` call). Expected:
+    work linear in the text (measured as characters scanned)."""
+    from gemstack_lsp.core.blocks import clear_caches
+    from gemstack_lsp.core.markdown import scan_fences
+
+    clear_caches()
+    text = _counting("# Title\r\n" + _SHORT_LINES + "```gemstack-contracts\n[]\n```\n")
+    fences = scan_fences(text)
+    assert [f.kind for f in fences] == ["gemstack-contracts"]
+    scanned, size = text.scanned.get("markdown.py", 0), len(text)
+    assert scanned <= 4 * size, f"{scanned} characters scanned to split {size}"
+
+
+def test_markdown_lines_linear_without_carriage_returns() -> None:
+    """The LF-only path of ``_lines`` scans each character about once (the counter works)."""
+    from gemstack_lsp.core.blocks import clear_caches
+    from gemstack_lsp.core.markdown import scan_fences
+
+    clear_caches()
+    text = _counting(_SHORT_LINES + "```gemstack-contracts\n[]\n```\n")
+    assert len(scan_fences(text)) == 1
+    scanned, size = text.scanned.get("markdown.py", 0), len(text)
+    assert 0 < scanned <= 4 * size, f"{scanned} characters scanned to split {size}"

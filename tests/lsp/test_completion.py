@@ -4,6 +4,7 @@ snippets) and the completion engine on incomplete JSON without a server."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,9 @@ from gemstack_lsp.server.completion import RepoFacts, complete
 F8 = "specs/008-cost-provider-safety-gates"
 SPEC8, TASKS8 = f"{F8}/spec.md", f"{F8}/tasks.md"
 CURSOR = "‸"
+
+#: The ``make_client`` fixture of conftest.py.
+MakeClient = Callable[..., Awaitable[Any]]
 
 
 async def _complete(h: Any, rel: str, text_with_cursor: str) -> tuple[list[lsp.CompletionItem], str]:
@@ -47,7 +51,7 @@ def _apply(h: Any, rel: str, item: lsp.CompletionItem) -> str:
     """The document text once the item's edit is applied."""
     edit = item.text_edit
     assert isinstance(edit, lsp.TextEdit)
-    text = h.texts[h.uri(rel)]
+    text: str = h.texts[h.uri(rel)]
     start, end = h.offset(rel, edit.range.start), h.offset(rel, edit.range.end)
     return text[:start] + edit.new_text + text[end:]
 
@@ -59,7 +63,7 @@ def _item(items: list[lsp.CompletionItem], label: str) -> lsp.CompletionItem:
 SPEC_HEAD = "# Demo ñ 🚀\n\n"
 
 
-async def test_block_names_after_a_fence(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_block_names_after_a_fence(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     items, _ = await _complete(h, SPEC8, SPEC_HEAD + "```gem‸\n")
     assert [i.label for i in items] == [
@@ -78,7 +82,9 @@ async def test_block_names_after_a_fence(make_client, client_kind: str, gem_repo
     assert items == []
 
 
-async def test_keys_with_descriptions_in_an_incomplete_block(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_keys_with_descriptions_in_an_incomplete_block(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", "cap‸\n')
     labels = [i.label for i in items]
@@ -93,7 +99,7 @@ async def test_keys_with_descriptions_in_an_incomplete_block(make_client, client
     assert applied.endswith('{"id": "x", "capability_id": \n')
 
 
-async def test_enum_values(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_enum_values(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     text = SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "BOO‸"}\n]\n```\n'
     items, _ = await _complete(h, SPEC8, text)
@@ -115,14 +121,14 @@ async def test_enum_values(make_client, client_kind: str, gem_repo: Path) -> Non
     assert "DEFINITELY_BILLABLE" in [i.label for i in items]
 
 
-async def test_cost_states_in_a_ledger(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_cost_states_in_a_ledger(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     text = '{"providers": {"x": {"capabilities": {"a.b": {"cost_state": "‸'
     items, _ = await _complete(h, f"{F8}/cost-ledger.json", text)
     assert [i.label for i in items] == ["FREE", "BILLABLE", "POTENTIALLY_BILLABLE", "UNKNOWN"]
 
 
-async def test_registry_ids(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_registry_ids(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     head = SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", '
     items, _ = await _complete(h, SPEC8, head + '"providers": ["‸\n')
@@ -132,7 +138,7 @@ async def test_registry_ids(make_client, client_kind: str, gem_repo: Path) -> No
     assert [i.label for i in items] == ["inference.generate_text"]
 
 
-async def test_tasks_metadata_ids(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_tasks_metadata_ids(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     original = (gem_repo / TASKS8).read_text("utf-8")
     marked = original.replace("gemstack:tests=TEST-COST-C01,", "gemstack:tests=TEST-COST-C01,‸", 1)
@@ -148,7 +154,7 @@ async def test_tasks_metadata_ids(make_client, client_kind: str, gem_repo: Path)
     assert _apply(h, TASKS8, _item(items, "T002")).count("gemstack:depends=T002") == 1
 
 
-async def test_snippets(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_snippets(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     items, _ = await _complete(h, SPEC8, SPEC_HEAD + "```gemstack-billable-actions\n[\n  ‸\n]\n```\n")
     [item] = items
@@ -157,6 +163,7 @@ async def test_snippets(make_client, client_kind: str, gem_repo: Path) -> None:
     caps = h.client.capabilities.text_document.completion.completion_item
     if caps and caps.snippet_support:
         assert item.insert_text_format == lsp.InsertTextFormat.Snippet
+        assert isinstance(item.text_edit, lsp.TextEdit)
         assert "${1:action-id}" in item.text_edit.new_text
     else:
         assert item.insert_text_format == lsp.InsertTextFormat.PlainText
@@ -165,7 +172,7 @@ async def test_snippets(make_client, client_kind: str, gem_repo: Path) -> None:
         assert [i.label for i in items] == [label]
 
 
-async def test_completion_off_outside_blocks(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_completion_off_outside_blocks(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     items, _ = await _complete(h, SPEC8, SPEC_HEAD + "Some prose ‸\n")
     assert items == []

@@ -4,6 +4,7 @@ preview of billable-actions blocks in the configured environment tier."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,9 @@ SPEC9 = f"{F9}/spec.md"
 SPEC8 = "specs/008-cost-provider-safety-gates/spec.md"
 REFERENCE_OUTPUT = Path(__file__).parent.parent / "fixtures" / "gemstack-reference" / "reference-output"
 
+#: The ``make_client`` fixture of conftest.py.
+MakeClient = Callable[..., Awaitable[Any]]
+
 
 async def _lenses(h: Any, rel: str, text: str | None = None) -> list[lsp.CodeLens]:
     uri = h.uri(rel)
@@ -35,7 +39,7 @@ def _titles(lenses: list[lsp.CodeLens]) -> list[str]:
     return [lens.command.title for lens in lenses if lens.command is not None]
 
 
-async def test_missing_capsule_lenses(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_missing_capsule_lenses(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     lenses = await _lenses(h, SPEC9)
     assert _titles(lenses) == ["Capsule: MISSING", "Generate capsule", "Verify"]
@@ -52,7 +56,7 @@ async def test_missing_capsule_lenses(make_client, client_kind: str, gem_repo: P
     assert {"gemstack.regenerateCapsule", "gemstack.verifyCapsule"} <= set(declared)
 
 
-async def test_valid_then_stale_while_typing(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_valid_then_stale_while_typing(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     shutil.copy(REFERENCE_OUTPUT / "specs-009-context-capsule.json", gem_repo / F9 / "context-capsule.json")
     h = await make_client(client_kind, gem_repo, fake=False)
     assert _titles(await _lenses(h, SPEC9)) == ["Capsule: VALID", "Regenerate", "Verify"]
@@ -61,7 +65,7 @@ async def test_valid_then_stale_while_typing(make_client, client_kind: str, gem_
     assert _titles(await _lenses(h, SPEC9))[0] == "Capsule: STALE (spec.md changed)"
 
 
-async def test_legacy_feature_and_other_documents(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_legacy_feature_and_other_documents(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     assert _titles(await _lenses(h, SPEC8)) == ["Capsule: none (legacy, context-free)", "Generate capsule", "Verify"]
     assert await _lenses(h, "specs/008-cost-provider-safety-gates/plan.md") == []

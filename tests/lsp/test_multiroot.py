@@ -87,12 +87,12 @@ async def start_workspace(
     for scope, section in (configuration or {}).items():
         client.set_configuration(section, section="gemstack", scope_uri=path_to_uri(scope) if scope else None)
 
-    @client.feature(lsp.WORKSPACE_CONFIGURATION)
+    @client.feature(lsp.WORKSPACE_CONFIGURATION)  # type: ignore[untyped-decorator]
     def configuration_request(params: lsp.ConfigurationParams) -> list[Any]:
         harness.config_requests.append(params)
         return [client.get_configuration(section=i.section, scope_uri=i.scope_uri) for i in params.items]
 
-    @client.feature(lsp.WORKSPACE_CODE_LENS_REFRESH)
+    @client.feature(lsp.WORKSPACE_CODE_LENS_REFRESH)  # type: ignore[untyped-decorator]
     def lens_refresh(params: None) -> None:
         harness.refreshes += 1
 
@@ -124,7 +124,7 @@ async def start_workspace(
     finally:
         with suppress(Exception):
             await asyncio.wait_for(client.shutdown_session(), WAIT)
-        await client.stop()
+        await client.stop()  # type: ignore[no-untyped-call]
 
 
 async def settings_of(h: Any, path: Path | str | None) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,9 @@ ACTIONS = """
 ]
 ```
 """
+
+#: The ``make_client`` fixture of conftest.py.
+MakeClient = Callable[..., Awaitable[Any]]
 
 
 def _loc_text(root: Path, loc: Any, encoding: str) -> tuple[str, str]:
@@ -76,7 +80,7 @@ async def _references(h: Any, rel: str, needle: str, declaration: bool = True, d
     return [_loc_text(h.root, loc, h.encoding) for loc in result or []]
 
 
-async def test_definition_of_test_ids(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_definition_of_test_ids(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     # From tasks.md metadata and from a plan binding to the test matrix of the spec.
     assert await _definition(h, TASKS8, "TEST-COST-E02") == [(SPEC8, '"TEST-COST-E02"')]
@@ -85,7 +89,9 @@ async def test_definition_of_test_ids(make_client, client_kind: str, gem_repo: P
     assert await _definition(h, TASKS8, "depends=T003", 9) == [(TASKS8, "T003")]
 
 
-async def test_definition_of_contracts_follows_the_open_buffer(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_definition_of_contracts_follows_the_open_buffer(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     # From plan.md's inherited contract to the spec's declaration.
     assert await _definition(h, PLAN8, '"unknown-cost-never-free"') == [(SPEC8, '"unknown-cost-never-free"')]
@@ -96,7 +102,9 @@ async def test_definition_of_contracts_follows_the_open_buffer(make_client, clie
     assert await _definition(h, PLAN8, '"unknown-cost-never-free"') == [(PLAN8, '"unknown-cost-never-free"')]
 
 
-async def test_definition_of_providers_and_capabilities(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_definition_of_providers_and_capabilities(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
     spec = gem_repo / SPEC8
     spec.write_text(spec.read_text("utf-8") + ACTIONS, "utf-8")
     h = await make_client(client_kind, gem_repo, fake=False)
@@ -118,7 +126,7 @@ def _with_capsule(root: Path) -> None:
     (root / CLOSURE9).write_text(json.dumps(closure, indent=2), "utf-8")
 
 
-async def test_definition_of_a_capsule_source_path(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_definition_of_a_capsule_source_path(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     _with_capsule(gem_repo)
     h = await make_client(client_kind, gem_repo, fake=False)
     found = await _definition(h, CAPSULE9, '"specs/009-context-capsule/tasks.md"')
@@ -127,7 +135,9 @@ async def test_definition_of_a_capsule_source_path(make_client, client_kind: str
     assert await _definition(h, CAPSULE9, '"TEST-CONTEXT-A02"') == [(SPEC9, '"TEST-CONTEXT-A02"')]
 
 
-async def test_references_of_a_test_id_across_the_feature(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_references_of_a_test_id_across_the_feature(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
     _with_capsule(gem_repo)
     h = await make_client(client_kind, gem_repo, fake=False)
     found = await _references(h, SPEC9, '"id": "TEST-CONTEXT-A02"', delta=10)
@@ -140,13 +150,13 @@ async def test_references_of_a_test_id_across_the_feature(make_client, client_ki
     assert len(without) == len(found) - 1
 
 
-async def test_references_of_a_contract_id(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_references_of_a_contract_id(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     found = await _references(h, SPEC8, '"zero-dependency-core"')
     assert found == [(SPEC8, '"zero-dependency-core"'), (PLAN8, '"zero-dependency-core"')]
 
 
-async def test_document_links(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_document_links(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     for rel, first in ((TASKS8, "src/lib/cost-ledger.js"), (PLAN8, '"tests/billable-action-gate.test.js"')):
         uri = h.open(rel)
@@ -174,7 +184,7 @@ def lsp_path(uri: str) -> str:
     return path
 
 
-async def test_workspace_symbols(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_workspace_symbols(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     symbols = await h.request(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolParams(query="TEST-COST-E0"))
     names = sorted(s.name for s in symbols)
@@ -186,7 +196,7 @@ async def test_workspace_symbols(make_client, client_kind: str, gem_repo: Path) 
         "TEST-COST-E03",
         "TEST-COST-E03",
     ]
-    kinds = {s.name: set() for s in symbols}
+    kinds: dict[str, set[lsp.SymbolKind]] = {s.name: set() for s in symbols}
     for s in symbols:
         kinds[s.name].add(s.kind)
     assert kinds["TEST-COST-E01"] == {lsp.SymbolKind.Method, lsp.SymbolKind.Field}
@@ -197,10 +207,10 @@ async def test_workspace_symbols(make_client, client_kind: str, gem_repo: Path) 
     assert module.container_name == f"{gem_repo.name}/specs"
     # Fuzzy: letters in order.
     fuzzy = await h.request(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolParams(query="zdepcore"))
-    names = {s.name for s in fuzzy}
-    assert "zero-dependency-core" in names
-    assert "T001: Enforce zero-dependency core architecture for Upgrade D" in names
-    assert "TEST-COST-E01" not in names
+    fuzzy_names = {s.name for s in fuzzy}
+    assert "zero-dependency-core" in fuzzy_names
+    assert "T001: Enforce zero-dependency core architecture for Upgrade D" in fuzzy_names
+    assert "TEST-COST-E01" not in fuzzy_names
 
 
 def test_navigation_without_a_server(gem_repo: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,9 @@ from gemstack_lsp.server.symbols import outline
 PLAN = "specs/008-cost-provider-safety-gates/plan.md"
 TASKS = "specs/008-cost-provider-safety-gates/tasks.md"
 LEDGER = "cost-ledger.json"
+
+#: The ``make_client`` fixture of conftest.py.
+MakeClient = Callable[..., Awaitable[Any]]
 
 
 async def _symbols(h: Any, rel: str, text: str | None = None, language_id: str = "markdown") -> list[Any]:
@@ -28,7 +32,9 @@ def _child(symbol: Any, name: str) -> Any:
     return next(c for c in symbol.children if c.name == name)
 
 
-async def test_plan_outline_nests_headings_blocks_and_items(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_plan_outline_nests_headings_blocks_and_items(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     symbols = await _symbols(h, PLAN)
     assert [s.name for s in symbols] == ["Plan de Implementación: Cost & Provider Safety Gates (Upgrade C)"]
@@ -62,7 +68,7 @@ async def test_plan_outline_nests_headings_blocks_and_items(make_client, client_
     assert [g.name for g in gate.children] == ["project-tests"]
 
 
-async def test_tasks_outline(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_tasks_outline(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     symbols = await _symbols(h, TASKS)
     inventory = _child(symbols[0], "Tasks Inventory")
@@ -73,7 +79,7 @@ async def test_tasks_outline(make_client, client_kind: str, gem_repo: Path) -> N
     assert h.text_range(TASKS, tasks[0].selection_range) == "T001"
 
 
-async def test_ledger_outline(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_ledger_outline(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     symbols = await _symbols(h, LEDGER, language_id="json")
     assert [s.name for s in symbols] == ["$schema", "version", "updated_at", "currency", "providers"]
@@ -86,7 +92,9 @@ async def test_ledger_outline(make_client, client_kind: str, gem_repo: Path) -> 
     assert h.text_range(LEDGER, cloud.children[0].selection_range) == '"inference.generate_text"'
 
 
-async def test_non_ascii_ranges_and_an_unfinished_block(make_client, client_kind: str, gem_repo: Path) -> None:
+async def test_non_ascii_ranges_and_an_unfinished_block(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     rel = "specs/008-cost-provider-safety-gates/spec.md"
     text = (

@@ -71,6 +71,9 @@ _INIT = "initializationOptions"
 _PULL = "workspace/configuration"
 _PUSH = "workspace/didChangeConfiguration"
 
+#: Watched so that a project file edited outside the editor applies at once.
+PROJECT_FILE_GLOBS = ("**/.gemstack/lsp.toml", "**/pyproject.toml")
+
 #: The pseudo-folder of files outside every workspace folder (``Session.default_settings``).
 DEFAULT = ""
 
@@ -231,6 +234,12 @@ def _supports_dynamic_change_registration(server: Any) -> bool:
     return bool(dcc and dcc.dynamic_registration)
 
 
+def _supports_dynamic_watchers(server: Any) -> bool:
+    caps = _client_caps(server)
+    watched = caps.workspace.did_change_watched_files if caps and caps.workspace else None
+    return bool(watched and watched.dynamic_registration)
+
+
 def _supports_lens_refresh(server: Any) -> bool:
     caps = _client_caps(server)
     lens = caps.workspace.code_lens if caps and caps.workspace else None
@@ -270,6 +279,18 @@ async def initialized(server: Any) -> None:
             await server.client_register_capability_async(types.RegistrationParams([registration]))
         except Exception as exc:  # a client that offers and then refuses: pushes still work
             log.info("registering for configuration changes failed: %s", exc)
+    if _supports_dynamic_watchers(server):
+        watchers = types.Registration(
+            id="gemstack-project-settings",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern=g) for g in PROJECT_FILE_GLOBS]
+            ),
+        )
+        try:
+            await server.client_register_capability_async(types.RegistrationParams([watchers]))
+        except Exception as exc:
+            log.info("registering the project file watchers failed: %s", exc)
     await refresh(server)
 
 

@@ -258,3 +258,32 @@ async def test_feature_toggles_switch_handlers_off(client_kind: str, tmp_path: P
 
 def _ctx() -> lsp.ReferenceContext:
     return lsp.ReferenceContext(include_declaration=True)
+
+
+async def test_pyproject_table_is_watched_and_reloaded(client_kind: str, tmp_path: Path) -> None:
+    root = demo_repo(tmp_path / "demo")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "demo"\n\n[tool.gemstack-lsp]\nenvironment = "ci"\n', "utf-8")
+    async with start_workspace(client_kind, [root]) as h:
+        first = await eventually(lambda: settings_of(h, root), lambda s: s["environment"] == "ci")
+        assert first["environment"] == "ci"
+        caps = h.client.capabilities.workspace.did_change_watched_files
+        if caps and caps.dynamic_registration:
+            await eventually(lambda: _registered(h), lambda ids: "gemstack-project-settings" in ids)
+            mine = next(r for r in h.registrations if r.id == "gemstack-project-settings")
+            options = mine.register_options  # a plain mapping: the client does not structure it
+            globs = {w["globPattern"] for w in options["watchers"]}
+            assert globs == {"**/.gemstack/lsp.toml", "**/pyproject.toml"}
+        pyproject.write_text('[tool.gemstack-lsp]\nenvironment = "production"\nlog-level = "debug"\n', "utf-8")
+        h.client.workspace_did_change_watched_files(
+            lsp.DidChangeWatchedFilesParams(
+                changes=[lsp.FileEvent(uri=path_to_uri(pyproject), type=lsp.FileChangeType.Changed)]
+            )
+        )
+        s = await eventually(lambda: settings_of(h, root), lambda s: s["environment"] == "production")
+        assert (s["environment"], s["log_level"]) == ("production", "debug")
+
+
+async def _registered(h: Any) -> set[str]:
+    await settings_of(h, None)
+    return {r.id for r in h.registrations}

@@ -221,3 +221,63 @@ def test_log_levels() -> None:
 def test_enabled_rejects_unknown_features() -> None:
     with pytest.raises(ValueError, match="unknown feature"):
         Settings().enabled("spellcheck")
+
+
+# --- configuration.Configuration: the layers per folder ---------------------------------------
+
+from gemstack_lsp.server.configuration import DEFAULT, Configuration, folder_of  # noqa: E402
+
+
+def test_folder_of_picks_the_innermost_folder() -> None:
+    folders = ["file:///w", "file:///w/inner", "file:///other"]
+    assert folder_of("file:///w/inner/specs/x/spec.md", folders) == "file:///w/inner"
+    assert folder_of("file:///w/specs/x/spec.md", folders) == "file:///w"
+    assert folder_of("file:///w", folders) == "file:///w"
+    assert folder_of("file:///wider/spec.md", folders) is None
+    assert folder_of("file:///w%20x/a.md", ["file:///w x"]) == "file:///w x"
+
+
+def test_configuration_layers_per_folder() -> None:
+    config = Configuration(can_pull=True, init_options={"environment": "staging", "hover": False})
+    config.add_folder("file:///a", MemoryReader({PROJECT_FILE: 'environment = "ci"\ndebounce-ms = 7\n'}))
+    config.add_folder("file:///b", MemoryReader({}))
+    config.client["file:///a"] = {"environment": "production"}
+    config.client["file:///b"] = None
+    a, errors_a = config.resolve("file:///a")
+    b, errors_b = config.resolve("file:///b")
+    assert errors_a == errors_b == []
+    assert (a.environment, a.debounce_ms, a.hover) == ("production", 7, False)
+    assert (b.environment, b.debounce_ms, b.hover) == ("staging", 0, False)
+    default, _ = config.resolve(DEFAULT)
+    assert default.environment == "staging"
+    assert config.folders == ["file:///a", "file:///b"]
+
+
+def test_pushed_settings_apply_to_every_folder_when_the_client_cannot_be_asked() -> None:
+    config = Configuration(can_pull=False, pushed={"environment": "test"})
+    config.add_folder("file:///a", MemoryReader({}))
+    config.client["file:///a"] = {"environment": "production"}  # ignored: not pulled
+    settings, errors = config.resolve("file:///a")
+    assert settings.environment == "test"
+    assert errors == []
+
+
+def test_configuration_errors_name_the_layer() -> None:
+    config = Configuration(can_pull=True, init_options={"environment": 1})
+    config.add_folder("file:///a", MemoryReader({PROJECT_FILE: "environment = \n"}))
+    config.client["file:///a"] = {"navigation": "off"}
+    settings, errors = config.resolve("file:///a")
+    assert settings == Settings()
+    assert [e.split(":")[0] for e in errors] == [PROJECT_FILE, "initializationOptions", "workspace/configuration"]
+
+
+def test_removed_folders_are_forgotten_and_settings_for_falls_back() -> None:
+    config = Configuration()
+    config.add_folder("file:///a", None)
+    config.effective["file:///a"] = Settings(environment="ci")
+    config.effective[DEFAULT] = Settings(environment="test")
+    assert config.settings_for("file:///a/specs/x.md").environment == "ci"
+    assert config.settings_for("file:///elsewhere.md").environment == "test"
+    config.remove_folder("file:///a")
+    assert config.folders == []
+    assert config.settings_for("file:///a/specs/x.md").environment == "test"

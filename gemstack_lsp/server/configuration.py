@@ -122,6 +122,8 @@ class Configuration:
     can_pull: bool = False
     #: The settings pushed without a folder (applied to every folder).
     pushed: Any = None
+    #: Whether ``initialized`` ran (it registers capabilities, which must happen once).
+    started: bool = False
 
     @property
     def folders(self) -> list[str]:
@@ -268,7 +270,11 @@ def initialize(server: Any, params: types.InitializeParams) -> None:
 
 
 async def initialized(server: Any) -> None:
-    """Register for configuration changes, pull every folder's settings and apply them."""
+    """Register for configuration changes, pull every folder's settings and apply them (once)."""
+    config = configuration_of(server)
+    if config.started:
+        return
+    config.started = True
     if _supports_dynamic_change_registration(server):
         registration = types.Registration(
             id="gemstack-did-change-configuration",

@@ -18,6 +18,24 @@ under ``features`` (``{"features": {"hover": false}}``). A ``null`` value means 
 Unknown keys and invalid values are skipped with a message each, and the value from the
 sources below stands in: a typo never switches a feature off.
 
+A project file, for example ``.gemstack/lsp.toml``::
+
+    environment = "ci"            # development, test, ci, staging or production
+    max-ledger-age-days = 30
+    debounce-ms = 0
+    log-level = "info"            # error, warning, info or debug
+
+    [features]                    # every editor feature can be switched off
+    diagnostics = true
+    hover = true
+    code-actions = true
+    code-lens = false
+    completion = true
+    navigation = true
+
+or the same keys under ``[tool.gemstack-lsp]`` (and ``[tool.gemstack-lsp.features]``) in
+``pyproject.toml``. In VS Code the same settings live under ``gemstack.*`` (camelCase).
+
 ``parse_settings`` applies one source; ``resolve_settings`` layers them all;
 ``read_project_file`` finds and parses the project file through a ``Reader``.
 """

@@ -281,3 +281,16 @@ def test_removed_folders_are_forgotten_and_settings_for_falls_back() -> None:
     config.remove_folder("file:///a")
     assert config.folders == []
     assert config.settings_for("file:///a/specs/x.md").environment == "test"
+
+
+def test_the_documented_project_file_example_is_valid() -> None:
+    import tomllib
+
+    from gemstack_lsp.server import settings as module
+
+    doc = module.__doc__ or ""
+    block = doc.split("``.gemstack/lsp.toml``::\n\n", 1)[1].split("\n\nor the same keys", 1)[0]
+    table = tomllib.loads("\n".join(line[4:] for line in block.splitlines()))
+    settings, errors = resolve_settings([(PROJECT_FILE, table)])
+    assert errors == []
+    assert settings == Settings(environment="ci", max_ledger_age_days=30, code_lens=False)

@@ -268,6 +268,8 @@ class Materializer:
         if stat.S_ISDIR(st.st_mode):
             fd = self._open_walk_directory(parent_fd, name, absolute)
             try:
+                if not Identity.of(os.fstat(fd)).same_object(Identity.of(st)):
+                    raise self._changed(absolute)
                 digest, _ = self._walk(fd, absolute, 0, _Traversal())
             finally:
                 os.close(fd)
@@ -294,7 +296,8 @@ class Materializer:
     def _regular(
         self, parent_fd: int, name: str, absolute: str, before: os.stat_result, traversal: _Traversal | None
     ) -> str:
-        """Hash a regular file through a no-follow descriptor; inside a walk, guard it lexically."""
+        """Hash a regular file through a no-follow descriptor opened relative to its held parent;
+        the guard rechecks its identity lexically (every parent's identity is guarded too)."""
         expected = Identity.of(before)
         try:
             fd = os.open(name, _FILE_FLAGS, dir_fd=parent_fd)

@@ -29,21 +29,41 @@ async function problems(page) {
   });
 }
 
+async function firstRow(page) {
+  return page.evaluate(() => {
+    const row = document.querySelector(".quick-input-widget .monaco-list-row.focused, .quick-input-widget .monaco-list-row");
+    return row ? row.getAttribute("aria-label") || "" : "";
+  });
+}
+
 async function runCommand(page, title) {
   await page.keyboard.press("F1");
   await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
   await page.keyboard.type(title);
-  await sleep(400);
+  // Wait until the palette's first entry is the command asked for.
+  const deadline = Date.now() + 10000;
+  while (Date.now() < deadline && !(await firstRow(page)).startsWith(title)) await sleep(200);
   await page.keyboard.press("Enter");
 }
 
 async function openFile(page, rel, line) {
-  await page.keyboard.press("Control+P");
+  // "File: Open File..." is code-server's simple file dialog: type the absolute path.
+  const folder = new URL(url).searchParams.get("folder");
+  await page.keyboard.press("Control+O");
   await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
-  await page.keyboard.type(rel + (line ? ":" + line : ""));
+  await sleep(800);
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type(path.join(folder, rel));
   await sleep(800);
   await page.keyboard.press("Enter");
-  await sleep(800);
+  await sleep(1200);
+  if (line) {
+    await page.keyboard.press("Control+G");
+    await sleep(400);
+    await page.keyboard.type(String(line));
+    await page.keyboard.press("Enter");
+    await sleep(500);
+  }
 }
 
 (async () => {
@@ -91,6 +111,10 @@ async function openFile(page, rel, line) {
         if (shot.column) {
           await page.keyboard.press("Home");
           for (let i = 1; i < shot.column; i++) await page.keyboard.press("ArrowRight");
+        }
+        for (const key of shot.keys || []) {
+          await page.keyboard.press(key);
+          await sleep(150);
         }
         if (shot.command) await runCommand(page, shot.command);
         await sleep(shot.wait || 1500);

@@ -43,7 +43,8 @@ VSCODE_SHOTS = [
 def vscode(out: Path, work: Path) -> None:
     repo = work / "vscode-demo"
     shutil.copytree(DEMO, repo, symlinks=True)
-    with code_server(work / "cs", SERVER, {"editor.stickyScroll.enabled": False, "files.simpleDialog.enable": True}) as url:
+    settings = {"editor.stickyScroll.enabled": False, "files.simpleDialog.enable": True}
+    with code_server(work / "cs", SERVER, settings) as url:
         result = drive(
             url,
             repo,
@@ -84,8 +85,22 @@ vim.api.nvim_create_autocmd("LspAttach", {
 
 ANSI = re.compile(r"\x1b\[([0-9;]*)m")
 BASE16 = [
-    "#000000", "#cd3131", "#0dbc79", "#e5e510", "#2472c8", "#bc3fbc", "#11a8cd", "#e5e5e5",
-    "#666666", "#f14c4c", "#23d18b", "#f5f543", "#3b8eea", "#d670d6", "#29b8db", "#ffffff",
+    "#000000",
+    "#cd3131",
+    "#0dbc79",
+    "#e5e510",
+    "#2472c8",
+    "#bc3fbc",
+    "#11a8cd",
+    "#e5e5e5",
+    "#666666",
+    "#f14c4c",
+    "#23d18b",
+    "#f5f543",
+    "#3b8eea",
+    "#d670d6",
+    "#29b8db",
+    "#ffffff",
 ]
 
 
@@ -95,7 +110,7 @@ def _c256(n: int) -> str:
     if n < 232:
         n -= 16
         r, g, b = n // 36, (n // 6) % 6, n % 6
-        return "#%02x%02x%02x" % tuple(0 if v == 0 else 55 + 40 * v for v in (r, g, b))
+        return "#" + "".join(f"{0 if v == 0 else 55 + 40 * v:02x}" for v in (r, g, b))
     v = 8 + 10 * (n - 232)
     return f"#{v:02x}{v:02x}{v:02x}"
 
@@ -148,7 +163,7 @@ def ansi_to_html(text: str, fg0: str = "#e0e2ea", bg0: str = "#14161b") -> str:
                 reverse = False
             elif c in (38, 48) and i + 1 < len(codes):
                 if codes[i + 1] == 2 and i + 4 < len(codes):
-                    colour = "#%02x%02x%02x" % tuple(codes[i + 2 : i + 5])
+                    colour = "#" + "".join(f"{v:02x}" for v in codes[i + 2 : i + 5])
                     i += 4
                 elif codes[i + 1] == 5 and i + 2 < len(codes):
                     colour = _c256(codes[i + 2])
@@ -188,11 +203,21 @@ def render(html_text: str, png: Path, width: int, height: int, work: Path) -> No
     page.write_text(html_text, "utf-8")
     subprocess.run(
         [
-            "/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--disable-background-networking", "--disable-component-update", "--no-first-run",
-            f"--window-size={width},{height}", f"--screenshot={png}", page.as_uri(),
+            "/usr/bin/chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            f"--window-size={width},{height}",
+            f"--screenshot={png}",
+            page.as_uri(),
         ],
-        check=True, capture_output=True, timeout=120,
+        check=True,
+        capture_output=True,
+        timeout=120,
     )
 
 
@@ -224,8 +249,20 @@ def neovim(out: Path, work: Path) -> None:
         print("neovim:", out / name)
 
     tmux(
-        "new-session", "-d", "-s", session, "-x", str(cols), "-y", str(rows), "-c", str(repo),
-        "-e", f"GEMSTACK_PLUGIN={env['GEMSTACK_PLUGIN']}", "-e", f"GEMSTACK_LSP={SERVER}",
+        "new-session",
+        "-d",
+        "-s",
+        session,
+        "-x",
+        str(cols),
+        "-y",
+        str(rows),
+        "-c",
+        str(repo),
+        "-e",
+        f"GEMSTACK_PLUGIN={env['GEMSTACK_PLUGIN']}",
+        "-e",
+        f"GEMSTACK_LSP={SERVER}",
         f"{NVIM} -u {init} specs/008-cost-provider-safety-gates/plan.md",
     )
     try:

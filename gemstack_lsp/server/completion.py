@@ -414,6 +414,7 @@ def _json_candidates(
     facts: RepoFacts,
     feature: str | None,
     indent: str,
+    binding: bool = False,
 ) -> list[Candidate]:
     token = _token(text, offset, region.start, region.end)
     prefix_result = parse_json(text[region.start : token.start], region.start)
@@ -473,7 +474,7 @@ def _json_candidates(
                 filter=text_value,
             )
         )
-    for ident, detail in _dynamic_ids(block_kind, path, facts, feature, text, region):
+    for ident, detail in _dynamic_ids(block_kind, path, facts, feature, text, region, binding):
         quoted = json.dumps(ident)
         if quoted in seen:
             continue
@@ -497,12 +498,17 @@ def _dynamic_ids(
     feature: str | None,
     text: str,
     region: Span,
+    binding: bool = False,
 ) -> Iterator[tuple[str, str]]:
     """Identifiers the repository declares that fit the value slot at ``path``."""
     last_key = next((p for p in reversed(path) if isinstance(p, str)), None)
     in_list = bool(path) and isinstance(path[-1], int)
     if block_kind == "gemstack-billable-actions":
-        if last_key == "providers" and in_list:
+        if last_key == "id" and len(path) == 2 and binding:
+            # plan.md binds actions the spec declares.
+            for a in (facts.actions or {}).get(feature or "", ()):
+                yield a, "billable action (spec.md)"
+        elif last_key == "providers" and in_list:
             for p in facts.providers:
                 yield p, "provider"
         elif last_key == "capability_id":
@@ -637,7 +643,15 @@ def complete(path: str, text: str, offset: int, facts: RepoFacts) -> list[Candid
             body = fence.body_span
             region = Span(body.start, max(body.end, offset))
             return _json_candidates(
-                text, offset, region, schema_for_block(block.kind), block.kind, facts, feature, indent_text
+                text,
+                offset,
+                region,
+                schema_for_block(block.kind),
+                block.kind,
+                facts,
+                feature,
+                indent_text,
+                binding=name == "plan.md",
             )
         return []
     if name.endswith(".json"):

@@ -261,3 +261,10 @@ def test_crlf_documents() -> None:
 def test_blocks_inside_list_items_offer_nothing() -> None:
     text = '- item\n\n  ```gemstack-test-matrix\n  [{"gate": "‸"}]\n  ```\n'
     assert _run(text) == []
+
+
+def test_plan_binding_offers_the_actions_the_spec_declares() -> None:
+    text = '```gemstack-billable-actions\n[{"id": "‸'
+    assert _run(text, "specs/001-x/plan.md") == [("summarise", '"')]
+    # In spec.md an action id is being declared: nothing to offer.
+    assert _run(text, "specs/001-x/spec.md") == []

@@ -227,3 +227,23 @@ def test_navigation_without_a_server(gem_repo: Path) -> None:
     # A path that leaves the repository is never followed.
     fake = type(occ)(TASKS8, occ.span, "path", "../outside.txt")
     assert definitions(repo, TASKS8, fake) == []
+
+
+async def test_references_of_a_provider_and_an_action(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
+    spec = gem_repo / SPEC8
+    spec.write_text(spec.read_text("utf-8") + ACTIONS, "utf-8")
+    tasks = gem_repo / TASKS8
+    tasks.write_text(
+        tasks.read_text("utf-8").replace(
+            "<!-- gemstack:depends=T003 -->", "<!-- gemstack:depends=T003 -->\n  <!-- gemstack:actions=summarise -->"
+        ),
+        "utf-8",
+    )
+    h = await make_client(client_kind, gem_repo, fake=False)
+    found = await _references(h, SPEC8, '"gemini-cloud", "mock-local"', delta=2)
+    assert sorted(p for p, _ in found) == ["cost-ledger.json", f"{F8}/cost-ledger.json", SPEC8]
+    found = await _references(h, TASKS8, "actions=summarise", delta=9)
+    assert found == [(SPEC8, '"summarise"'), (TASKS8, "summarise")]
+    assert await _definition(h, TASKS8, "actions=summarise", 9) == [(SPEC8, '"summarise"')]

@@ -244,17 +244,21 @@ class Diagnostics:
         self._push(st, result.reports, versions)
 
     def _push(self, st: RootState, reports: dict[str, FileReport], versions: dict[str, int]) -> None:
-        uris = set(reports) | set(st.published)
+        # Open buffers published before are re-stamped when their version moved, even when
+        # their (possibly empty) diagnostics did not change.
+        uris = set(reports) | set(st.published) | {u for u in versions if u in st.published_version}
         for uri in sorted(uris):
             report = reports.get(uri)
             diagnostics = report.diagnostics if report else ()
             keys = tuple(convert.diagnostic_key(d) for d in diagnostics)
             version = versions.get(uri)
-            if st.published.get(uri, ()) == keys:
-                continue
             last = st.published_version.get(uri)
             if version is not None and last is not None and version < last:
                 continue  # never go backwards
+            if st.published.get(uri, ()) == keys and (version is None or version == last):
+                # Unchanged (marksman). An edited buffer is still re-stamped with its new
+                # version: a client that dropped an older push as outdated gets it again.
+                continue
             self.server.text_document_publish_diagnostics(
                 lsp.PublishDiagnosticsParams(uri=uri, diagnostics=list(diagnostics), version=version)
             )

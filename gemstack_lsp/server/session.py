@@ -33,7 +33,6 @@ WATCHED_GLOBS = (
     "**/cost-ledger.json",
     "**/context-capsule.json",
     "**/closure.json",
-    "**/pyproject.toml",
 )
 
 

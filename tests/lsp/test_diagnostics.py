@@ -123,7 +123,8 @@ async def test_watchers_registered_dynamically_when_supported(make_client: MakeC
                                                               client_kind: str) -> None:
     h = await make_client(client_kind, gem_repo)
     await h.settle()
-    watched = [r for r in h.registrations if r.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    watched = [r for r in h.registrations
+               if r.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES and r.id == "gemstack-watched-files"]
     if client_kind == "vscode":
         assert len(watched) == 1
         options = watched[0].register_options

@@ -27,6 +27,7 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo"
+FEATURE = "specs/009-context-capsule"
 
 
 def test_problems_panel_shows_the_findings_of_check(tmp_path: Path) -> None:
@@ -42,17 +43,30 @@ def test_problems_panel_shows_the_findings_of_check(tmp_path: Path) -> None:
     findings = json.loads(proc.stdout)["findings"]
     severities = Counter(f["severity"] for f in findings)
     codes = sorted({f["code"] for f in findings})
+    assert "CONTEXT_CAPSULE_STALE" in codes, "examples/demo should ship a stale context capsule"
+    capsule = repo / FEATURE / "context-capsule.json"
+    capsule_before = capsule.read_bytes()
     try:
         with code_server(tmp_path / "cs", Path(server)) as url:
             result = drive(
                 url,
                 repo,
                 tmp_path / "result.json",
-                {"GEMSTACK_EXPECTED": json.dumps({"codes": codes}), "GEMSTACK_MAXIMIZE": "1"},
+                {
+                    "GEMSTACK_EXPECTED": json.dumps({"codes": codes}),
+                    "GEMSTACK_MAXIMIZE": "1",
+                    "GEMSTACK_AFTER": json.dumps(
+                        {
+                            "file": f"{FEATURE}/spec.md",
+                            "command": "Gemstack: Regenerate Context Capsule",
+                            "gone": "CONTEXT_CAPSULE_STALE",
+                        }
+                    ),
+                },
             )
     except SetupError as exc:
         pytest.fail(str(exc))
-    print(f"\ncode-server: {result.get('steps')} total {result.get('total_ms')} ms")
+    print(f"\ncode-server: {result.get('steps')}, regenerate {result.get('after')}, total {result.get('total_ms')} ms")
     assert result.get("ok"), result.get("error")
     status = result["problems"]["status"] or ""
     counts = {k.lower(): int(v) for k, v in re.findall(r"(Errors|Warnings|Infos): (\d+)", status)}
@@ -62,3 +76,6 @@ def test_problems_panel_shows_the_findings_of_check(tmp_path: Path) -> None:
     shown = {c for c in codes if c in text}
     assert shown == set(codes), f"missing from the Problems panel: {sorted(set(codes) - shown)}"
     assert "gemstack" in text
+    # The palette command regenerated the capsule through the server; the stale finding left.
+    assert (result.get("after") or {}).get("gone"), result.get("notifications")
+    assert capsule.read_bytes() != capsule_before

@@ -101,6 +101,31 @@ async function openFile(page, rel, line) {
     }
     result.steps.problems = Date.now() - started;
     result.problems = seen;
+    // Then run a palette command and wait for a code to leave the Problems panel.
+    const after = JSON.parse(process.env.GEMSTACK_AFTER || "null");
+    if (after) {
+      const t0 = Date.now();
+      await openFile(page, after.file, 1);
+      await runCommand(page, after.command);
+      let gone = false;
+      const until = Date.now() + TIMEOUT;
+      while (Date.now() < until) {
+        const now = await problems(page);
+        const text = now.rows.map((r) => r.text + " " + r.label).join("\n");
+        if (!text.includes(after.gone)) {
+          gone = true;
+          result.problems_after = now;
+          break;
+        }
+        await sleep(300);
+      }
+      result.after = { gone, ms: Date.now() - t0 };
+      result.notifications = await page.evaluate(() =>
+        [...document.querySelectorAll(".notification-toast, .notifications-toasts .monaco-list-row")].map(
+          (n) => n.textContent || "",
+        ),
+      );
+    }
     if (shotDir) {
       fs.mkdirSync(shotDir, { recursive: true });
       await sleep(500);

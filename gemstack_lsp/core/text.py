@@ -8,10 +8,13 @@ clients may negotiate UTF-8 bytes, and ``"utf-32"`` means code points.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 Encoding = Literal["utf-16", "utf-8", "utf-32"]
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, order=True)
@@ -73,22 +76,8 @@ class SourceText:
     _line_starts: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        starts = [0]
-        text = self.text
-        i = 0
-        n = len(text)
-        while True:
-            j = text.find("\n", i)
-            k = text.find("\r", i)
-            if j < 0 and k < 0:
-                break
-            if k >= 0 and (j < 0 or k < j):
-                nxt = k + 2 if k + 1 < n and text[k + 1] == "\n" else k + 1
-            else:
-                nxt = j + 1
-            starts.append(nxt)
-            i = nxt
-        self._line_starts = starts
+        # One linear pass (searching "\r" from every line start was quadratic without any "\r").
+        self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
 
     @property
     def line_count(self) -> int:

@@ -190,3 +190,28 @@ def test_markdown_lines_linear_without_carriage_returns() -> None:
     assert len(scan_fences(text)) == 1
     scanned, size = text.scanned.get("markdown.py", 0), len(text)
     assert 0 < scanned <= 4 * size, f"{scanned} characters scanned to split {size}"
+
+
+def test_related_range_of_a_frozen_contract(tmp_path: Path, capsys: Any) -> None:
+    """FROZEN_CONTRACT_VIOLATION points at plan.md's value, and its related location at the id
+    in spec.md, in UTF-16 columns on the right line of a CRLF spec with emoji."""
+    spec = doc(
+        "# 😀 Demo",
+        "```gemstack-contracts",
+        "[",
+        '  {"d": "é😀", "id": "b", "type": "BOOLEAN_INVARIANT", "value": true}',
+        "]",
+        "```",
+        eol="\r\n",
+    )
+    plan = doc("```gemstack-contracts", '[{"id": "b", "type": "BOOLEAN_INVARIANT", "value": false}]', "```")
+    root = make_case(tmp_path, Case("related", {SPEC: spec, PLAN: plan}))
+    _, payload = cli_json(root, capsys)
+    (found,) = [f for f in payload["findings"] if f["code"] == "FROZEN_CONTRACT_VIOLATION"]
+    assert found["path"] == PLAN
+    assert found["range"] == {"start": {"line": 1, "character": 51}, "end": {"line": 1, "character": 56}}
+    assert found["subject"] == "b"
+    (related,) = found["related"]
+    assert related["path"] == SPEC
+    # `  {"d": "é😀", ` is 2 + 6 + 5 + 2 = 15 units (the emoji counts two), then `"id": ` (6).
+    assert related["range"] == {"start": {"line": 3, "character": 21}, "end": {"line": 3, "character": 24}}

@@ -72,6 +72,64 @@ CASES: list[Case] = [
         {TASKS: doc("  - [ ] **T001: Indented**", "- [ ] T002: not bold", "- [ ] **T 3: space in id**")},
     ),
     Case(
+        # JavaScript's \s takes a no-break space: still a header.
+        "tasks-nbsp-header",
+        {TASKS: doc("-\u00a0[ ]\u00a0**T001: x**")},
+        ((MISSING, TASKS, 0, 0),),
+    ),
+    Case(
+        # One comment per line, validation_required tried first: the tests comment before it is lost.
+        "tasks-two-comments-one-line",
+        {
+            TASKS: doc(
+                "- [ ] **T001: x**",
+                "  <!-- gemstack:tests=TEST-A-B --> <!-- gemstack:validation_required=true -->",
+            )
+        },
+        ((MISSING, TASKS, 0, 0),),
+    ),
+    Case(
+        # Comments count only on the lines after the header.
+        "tasks-comment-on-header-line",
+        {TASKS: doc("- [ ] **T001: x** <!-- gemstack:validation_required=false -->")},
+        ((MISSING, TASKS, 0, 0),),
+    ),
+    Case(
+        "tasks-later-comment-replaces",
+        {
+            TASKS: doc(
+                "- [ ] **T001: x**",
+                "  <!-- gemstack:validation_required=false -->",
+                "  <!-- gemstack:validation_required=true -->",
+            )
+        },
+        ((MISSING, TASKS, 0, 0),),
+    ),
+    Case(
+        # U+2028 ends neither an LSP line nor the reference's line, but JavaScript's "." stops at
+        # it: no header there. The next task is on line 2.
+        "tasks-line-separator-in-title",
+        {
+            TASKS: doc(
+                "- [ ] **T001: a\u2028b**",
+                "  <!-- gemstack:validation_required=false -->",
+                "- [ ] **T002: 😀 t**",
+            )
+        },
+        ((MISSING, TASKS, 2, 0),),
+    ),
+    Case(
+        # The reference knows no Markdown: a header inside a code block is a task too.
+        "tasks-header-in-code-block",
+        {TASKS: doc("```", "- [ ] **T001: x**", "```")},
+        ((MISSING, TASKS, 1, 0),),
+    ),
+    Case(
+        "tasks-lone-cr",
+        {TASKS: "# T\r- [ ] **T001: x**\r  <!-- gemstack:validation_required=false -->\r- [ ] **T002: y**"},
+        ((MISSING, TASKS, 3, 0),),
+    ),
+    Case(
         "tasks-crlf",
         {
             TASKS: doc(

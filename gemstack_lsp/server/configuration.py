@@ -32,6 +32,7 @@ from lsprotocol import types
 
 from gemstack_lsp.core.reader import Reader
 from gemstack_lsp.fs import DiskReader
+from gemstack_lsp.server.convert import path_to_uri
 from gemstack_lsp.server.settings import (
     PROJECT_FILE,
     ProjectFile,
@@ -262,7 +263,7 @@ def initialize(server: Any, params: types.InitializeParams) -> None:
     config.can_pull = bool(params.capabilities.workspace is not None and params.capabilities.workspace.configuration)
     folders = [f.uri for f in params.workspace_folders or []]
     if not folders:
-        root = params.root_uri or (f"file://{params.root_path}" if params.root_path else None)
+        root = params.root_uri or (path_to_uri(params.root_path) if params.root_path else None)
         if root:
             folders = [root]
     for uri in folders:
@@ -275,29 +276,38 @@ async def initialized(server: Any) -> None:
     if config.started:
         return
     config.started = True
+    registrations = []
     if _supports_dynamic_change_registration(server):
-        registration = types.Registration(
-            id="gemstack-did-change-configuration",
-            method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
-            register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
+        registrations.append(
+            types.Registration(
+                id="gemstack-did-change-configuration",
+                method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+                register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
+            )
         )
-        try:
-            await server.client_register_capability_async(types.RegistrationParams([registration]))
-        except Exception as exc:  # a client that offers and then refuses: pushes still work
-            log.info("registering for configuration changes failed: %s", exc)
     if _supports_dynamic_watchers(server):
-        watchers = types.Registration(
-            id="gemstack-project-settings",
-            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                watchers=[types.FileSystemWatcher(glob_pattern=g) for g in PROJECT_FILE_GLOBS]
-            ),
+        registrations.append(
+            types.Registration(
+                id="gemstack-project-settings",
+                method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[types.FileSystemWatcher(glob_pattern=g) for g in PROJECT_FILE_GLOBS]
+                ),
+            )
         )
+    for registration in registrations:
+        # Not awaited: a client slow to answer must not hold up the settings.
         try:
-            await server.client_register_capability_async(types.RegistrationParams([watchers]))
+            future = server.client_register_capability(types.RegistrationParams([registration]))
+            future.add_done_callback(_log_refusal)
         except Exception as exc:
-            log.info("registering the project file watchers failed: %s", exc)
+            log.info("registering %s failed: %s", registration.method, exc)
     await refresh(server)
+
+
+def _log_refusal(future: Any) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.info("the client refused a registration: %s", future.exception())
 
 
 async def _pull(server: Any, config: Configuration, folders: Sequence[str]) -> None:

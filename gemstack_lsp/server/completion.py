@@ -7,7 +7,8 @@ What is offered, by where the cursor is:
   schema allows at that object (with their descriptions), the enum values of the property
   (contract types, cost states, layers, gates, billing categories...), and identifiers the
   repository declares: provider and capability ids from the registries, test ids from the test
-  matrix, categories already used in the matrix;
+  matrix, categories already used in the matrix, environment tiers for any ``environment``
+  value;
 - in an empty slot of a block's top-level array: a snippet for a new contract, test-matrix
   entry, test binding, closure gate, billable action or provider;
 - in tasks.md: the comment kinds after ``<!-- gemstack:``, test ids in ``tests=``, task ids in
@@ -32,6 +33,7 @@ from lsprotocol import types as lsp
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
 from gemstack_lsp.core.repo import CAPSULE_NAME, LEDGER_NAME, GemstackRepo
+from gemstack_lsp.core.rules import ENVIRONMENTS
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.server import convert
@@ -503,6 +505,11 @@ def _dynamic_ids(
     """Identifiers the repository declares that fit the value slot at ``path``."""
     last_key = next((p for p in reversed(path) if isinstance(p, str)), None)
     in_list = bool(path) and isinstance(path[-1], int)
+    if last_key == "environment" or (last_key == "environments" and in_list):
+        # Environment tiers, wherever a document names one (gate requests, waivers...).
+        for tier in ENVIRONMENTS:
+            yield tier, "environment tier"
+        return
     if block_kind == "gemstack-billable-actions":
         if last_key == "id" and len(path) == 2 and binding:
             # plan.md binds actions the spec declares.

@@ -268,3 +268,8 @@ def test_plan_binding_offers_the_actions_the_spec_declares() -> None:
     assert _run(text, "specs/001-x/plan.md") == [("summarise", '"')]
     # In spec.md an action id is being declared: nothing to offer.
     assert _run(text, "specs/001-x/spec.md") == []
+
+
+def test_environment_values() -> None:
+    text = '```gemstack-billable-actions\n[{"id": "a", "environment": "‸'
+    assert [label for label, _ in _run(text)] == ["development", "test", "ci", "staging", "production"]

@@ -193,6 +193,20 @@ local function main()
   end) then
     return
   end
+  -- Every (path, code) that `gemstack-lsp check` reported, when the driver passed them.
+  local expected = vim.json.decode(os.getenv("GEMSTACK_EXPECTED") or "[]")
+  wait("all_expected", function()
+    local have = {}
+    for _, d in ipairs(diagnostics()) do
+      have[d.path .. "|" .. tostring(d.code)] = true
+    end
+    for _, key in ipairs(expected) do
+      if not have[key] then
+        return false
+      end
+    end
+    return true
+  end)
   settle("initial_settled", 600)
   R.initial = diagnostics()
 

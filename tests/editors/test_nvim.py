@@ -141,6 +141,7 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         "GEMSTACK_FEATURE": FEATURE,
         "GEMSTACK_RESULT": str(out),
         "GEMSTACK_TIMEOUT_MS": str(WAIT_TIMEOUT_MS),
+        "GEMSTACK_EXPECTED": json.dumps(sorted({f"{f['path']}|{f['code']}" for f in expected})),
     }
     # Keep Neovim's state, logs and caches out of the user's home.
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):

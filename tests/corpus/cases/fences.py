@@ -196,4 +196,72 @@ CASES = [
         "fence-unknown-kind",
         {SPEC: doc("```gemstack-unknown", "{not json", "```")},
     ),
+    # More CommonMark structure around a fence.
+    Case(
+        # The unindented line ends the list item, and with it the (empty) block.
+        "fence-list-item-dedent-ends-block",
+        {SPEC: doc("- ```gemstack-contracts", "[1,]", "```")},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 0, 0)),
+    ),
+    Case(
+        # A line without ">" ends the blockquote and the block (no lazy continuation in code).
+        "fence-blockquote-lazy-line-ends-block",
+        {SPEC: doc("> ```gemstack-contracts", "> [", CONTRACT, "> ]", "> ```")},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 0, 0)),
+    ),
+    Case(
+        "fence-blockquote-list-item",
+        {SPEC: doc("> - item", ">", ">   ```gemstack-contracts", ">   [1,]", ">   ```")},
+        ((UNSEEN, SPEC, 2, 0), (PARSE, SPEC, 3, 6)),
+    ),
+    Case(
+        # A tab in a list item's body: two of its four columns belong to the item.
+        "fence-list-item-tab-body",
+        {SPEC: doc("- ```gemstack-contracts", "\t[1,]", "  ```")},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 1, 3)),
+    ),
+    Case("fence-tab-indented-is-code", {SPEC: doc("\t```gemstack-contracts", "\t[1,]", "\t```")}),
+    Case("fence-backtick-in-info-is-no-fence", {SPEC: doc("```gemstack-contracts `x`", "[1,]")}),
+    Case(
+        "fence-closed-by-longer-fence",
+        {SPEC: doc("```gemstack-contracts", "[", CONTRACT, "]", "````")},
+        ((UNSEEN, SPEC, 0, 0),),
+    ),
+    Case(
+        "fence-closed-by-indented-fence",
+        {SPEC: doc("```gemstack-contracts", "[", CONTRACT, "]", "  ```")},
+        ((UNSEEN, SPEC, 0, 0),),
+    ),
+    Case(
+        # "``` x" closes nothing (for Markdown or the reference): it is body, and breaks the JSON.
+        "fence-close-with-text-is-body",
+        {SPEC: doc("```gemstack-contracts", "[", CONTRACT, "]", "``` x", "```")},
+        ((PARSE, SPEC, 4, 0),),
+    ),
+    Case(
+        "fence-tilde-not-closed-by-backticks",
+        {SPEC: doc("~~~gemstack-contracts", "[1]", "```", "~~~")},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 2, 0)),
+    ),
+    Case(
+        # An HTML block (a comment, a <div> without a blank line) hides the fence from Markdown.
+        "fence-inside-html-comment",
+        {SPEC: doc("<!--", "```gemstack-contracts", "[1,]", "```", "-->")},
+        ((UNSEEN, SPEC, 1, 0),),
+    ),
+    Case(
+        "fence-inside-html-div",
+        {SPEC: doc("<div>", "```gemstack-contracts", "[1,]", "```", "</div>")},
+        ((UNSEEN, SPEC, 1, 0),),
+    ),
+    Case(
+        "fence-after-html-div-and-blank-line",
+        {SPEC: doc("<div>", "", "```gemstack-contracts", "[1,]", "```", "", "</div>")},
+        ((PARSE, SPEC, 3, 2),),
+    ),
+    Case(
+        # Indented four columns past a list item's content: indented code, no fence.
+        "fence-list-item-indented-code",
+        {SPEC: doc("- a", "", "      ```gemstack-contracts", "      [1,]", "      ```")},
+    ),
 ]

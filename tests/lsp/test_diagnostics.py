@@ -184,3 +184,25 @@ async def test_pull_result_ids_answer_unchanged(make_client: MakeClient, gem_rep
     )
     assert changed.kind == "full" and changed.result_id != first.result_id
     assert _fake(list(changed.items)) == []
+
+
+async def test_debounce_setting_still_delivers_the_latest_state(make_client: MakeClient, gem_repo: Path,
+                                                                client_kind: str) -> None:
+    h = await make_client(client_kind, gem_repo, options={"gemstack": {"debounceMs": 30}})
+    h.open(SPEC)
+    for _ in range(10):
+        h.replace(SPEC, "# ", "# FAKE-FINDING ")
+        h.replace(SPEC, "FAKE-FINDING ", "")
+    h.replace(SPEC, "# ", "# FAKE-FINDING ")
+    (fake,) = _fake(await h.diagnostics(SPEC))
+    assert h.text_range(SPEC, fake.range) == "FAKE-FINDING"
+    (root,) = (await h.settle())["roots"]
+    assert root["completed"] == root["requested"]
+
+
+async def test_diagnostics_switched_off_publish_nothing(make_client: MakeClient, gem_repo: Path,
+                                                        client_kind: str) -> None:
+    h = await make_client(client_kind, gem_repo, options={"gemstack": {"diagnostics": False}})
+    await _open_with_marker(h)
+    assert await h.diagnostics(SPEC) == []
+    assert await h.workspace_diagnostics() == {}

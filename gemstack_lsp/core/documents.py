@@ -198,9 +198,10 @@ def _restore_fixes(v: Violation, path: str, upstream_text: str | None) -> tuple[
 
 def _matrix_ids(spec: DocumentBlocks) -> set[str] | None:
     """The test ids the spec's matrix declares (every entry with a string id, valid or not);
-    ``None`` when there is no matrix to check against (absent, or not a parsable array)."""
+    ``None`` when there is no matrix to check against (absent, not an array, or an array cut
+    short by a syntax error: the entries after the error are unknown, not missing)."""
     root = spec.test_matrix.root
-    if not spec.test_matrix.present or not isinstance(root, JsonArray):
+    if not spec.test_matrix.present or not isinstance(root, JsonArray) or not root.complete:
         return None
     ids = set()
     for item in root.items:

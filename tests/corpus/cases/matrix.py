@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from corpus.cases.common import BINDING, MATRIX_ENTRY, PLAN, SPEC, at, block_case, doc
+from corpus.cases.common import BINDING, MATRIX_ENTRY, PLAN, SPEC, at, block_case, col, doc
 from corpus.harness import Case
 
 M = "gemstack-test-matrix"
@@ -74,6 +74,11 @@ BPARSE = "BINDINGS_PARSE_ERROR"
 _SPEC_WITH_MATRIX = doc("# Demo", "```gemstack-test-matrix", "[", "  " + MATRIX_ENTRY.strip(), "]", "```")
 
 
+_BROKEN_FIRST = entry().replace('"UNIT"', "'UNIT'") + ","
+_BROKEN_MATRIX = doc("```gemstack-test-matrix", "[", _BROKEN_FIRST, entry(id="TEST-DEMO-A02"), "]", "```")
+_SECOND_BINDING = '  {"test_id": "TEST-DEMO-A02", "file": "tests/b.test.js"}'
+
+
 def _b(name: str, items: list[str], expected: list[tuple[str, int, str, int]]) -> Case:
     return block_case(f"bindings-{name}", PLAN, B, items, expected, extra={SPEC: _SPEC_WITH_MATRIX})
 
@@ -96,6 +101,13 @@ CASES += [
         "duplicate",
         [BINDING.strip(), '{"test_id": "TEST-DEMO-A01", "file": "tests/b.js"}'],
         [at("DUPLICATE_TEST_BINDING", 1, '"TEST-DEMO-A01"')],
+    ),
+    # A matrix broken by a syntax error in its first entry: the entries after the error are
+    # unknown, so no binding is reported as unknown (fixed in core/documents.py).
+    Case(
+        "bindings-matrix-broken-midway",
+        {SPEC: _BROKEN_MATRIX, PLAN: doc("```gemstack-test-bindings", "[", BINDING, ",", _SECOND_BINDING, "]", "```")},
+        (("TEST_MATRIX_PARSE_ERROR", SPEC, 2, col(_BROKEN_FIRST, "'UNIT'")),),
     ),
     # Without a matrix in spec.md there is nothing to check the ids against.
     block_case("bindings-no-matrix", PLAN, B, ['{"test_id": "TEST-X-Y", "file": "a.js"}'], []),

@@ -173,7 +173,12 @@ local function utf16_col(line, byte_col)
 end
 
 local function main()
-  gemstack.setup({ cmd = { SERVER, "serve" }, no_copen = true })
+  local workspace_diagnostics = os.getenv("GEMSTACK_WORKSPACE_DIAGNOSTICS")
+  gemstack.setup({
+    cmd = { SERVER, "serve" },
+    no_copen = true,
+    workspace_diagnostics = workspace_diagnostics ~= "" and workspace_diagnostics or nil,
+  })
 
   -- 1. Open spec.md: the client starts and diagnostics arrive.
   local spec = REPO .. "/" .. FEATURE .. "/spec.md"

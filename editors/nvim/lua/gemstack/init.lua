@@ -133,6 +133,39 @@ end
 -- context-capsule.json, another feature's tasks.md) would never show. So we ask for the
 -- workspace's diagnostics when the client attaches and after every document notification.
 local pending = {}
+-- Per client: the URIs the fallback below published, so that vanished reports are cleared.
+local published_by_fallback = {}
+
+--- Neovim 0.11 has no vim.lsp.buf.workspace_diagnostics: ask for workspace/diagnostic here and
+--- hand each report of a file that is not attached to the client to the push handler (the
+--- attached ones are pulled by Neovim itself).
+local function pull_workspace_fallback(client)
+  local provider = client.server_capabilities.diagnosticProvider
+  local params = { identifier = provider.identifier, previousResultIds = {} }
+  M.request(client, "workspace/diagnostic", params, function(err, result)
+    if err or type(result) ~= "table" then
+      return
+    end
+    local before = published_by_fallback[client.id] or {}
+    local now = {}
+    local ctx = { client_id = client.id, method = "textDocument/publishDiagnostics" }
+    for _, report in ipairs(result.items or {}) do
+      local bufnr = vim.uri_to_bufnr(report.uri)
+      if report.kind == "full" and not (client.attached_buffers or {})[bufnr] then
+        vim.lsp.diagnostic.on_publish_diagnostics(nil, { uri = report.uri, diagnostics = report.items or {} }, ctx)
+        now[report.uri] = true
+      elseif report.kind == "unchanged" and before[report.uri] then
+        now[report.uri] = true
+      end
+    end
+    for uri in pairs(before) do
+      if not now[uri] then
+        vim.lsp.diagnostic.on_publish_diagnostics(nil, { uri = uri, diagnostics = {} }, ctx)
+      end
+    end
+    published_by_fallback[client.id] = now
+  end)
+end
 
 local function pull_workspace(client_id)
   if pending[client_id] then
@@ -142,8 +175,13 @@ local function pull_workspace(client_id)
   vim.defer_fn(function()
     pending[client_id] = nil
     local client = vim.lsp.get_client_by_id(client_id)
-    if client and not (client.is_stopped and client:is_stopped()) then
+    if not client or (client.is_stopped and client:is_stopped()) then
+      return
+    end
+    if vim.lsp.buf.workspace_diagnostics and M.options.workspace_diagnostics ~= "plugin" then
       vim.lsp.buf.workspace_diagnostics({ client_id = client_id })
+    else
+      pull_workspace_fallback(client)
     end
   end, 30)
 end
@@ -194,7 +232,7 @@ function M.pull_config()
 end
 
 function M.follow_workspace_diagnostics()
-  if not (vim.lsp.buf.workspace_diagnostics and vim.fn.exists("##LspNotify") == 1) then
+  if vim.fn.exists("##LspNotify") ~= 1 then
     return
   end
   local group = vim.api.nvim_create_augroup("gemstack_workspace_diagnostics", { clear = true })
@@ -220,6 +258,12 @@ function M.follow_workspace_diagnostics()
     callback = function(args)
       local client = vim.lsp.get_client_by_id(args.data.client_id)
       if client and client.name == M.name and supports_workspace_pull(client) then
+        -- Neovim pulls this buffer's diagnostics now: drop what the fallback pushed for it.
+        local uri = vim.uri_from_bufnr(args.buf)
+        if (published_by_fallback[client.id] or {})[uri] then
+          vim.diagnostic.reset(vim.lsp.diagnostic.get_namespace(client.id, false), args.buf)
+          published_by_fallback[client.id][uri] = nil
+        end
         pull_workspace(client.id)
       end
     end,
@@ -265,7 +309,7 @@ function M.setup(opts)
     if M.options.capabilities then
       overrides.capabilities = M.options.capabilities
     end
-    if M.options.workspace_diagnostics ~= false and vim.lsp.buf.workspace_diagnostics then
+    if M.options.workspace_diagnostics ~= false then
       overrides = vim.tbl_deep_extend("force", M.pull_config(), overrides)
       M.follow_workspace_diagnostics()
     end

@@ -177,6 +177,29 @@ CASES += [
         {STATE: b'{\n  "status": "caf\xe9",\n  "active_spec": "specs/001-demo"\n}', SPEC: SPEC_DOC},
         ((ENCODING, STATE, 1, 16),),
     ),
+    Case(
+        "state-invalid-utf8-outside-string",
+        {STATE: b'{\xff"a": 1}'},
+        ((ENCODING, STATE, 0, 1), (INVALID, STATE, 0, 1)),
+    ),
+    Case(
+        # NUL first (valid UTF-8, invalid JSON), then 0x80 at byte 128 on line 2 (from byte 14).
+        "state-binary-garbage",
+        {STATE: bytes(range(256))},
+        ((INVALID, STATE, 0, 0), (ENCODING, STATE, 2, 114)),
+    ),
+    Case(
+        # The reference cannot read a state.json with a BOM: no active feature, no hash check.
+        "state-bom-hides-phase-hashes",
+        {
+            STATE: b'\xef\xbb\xbf{"active_spec": "specs/001-demo", "phase_hashes": {"spec": "00"}}',
+            SPEC: doc("```gemstack-contracts", "[]", "```"),
+        },
+        ((ENCODING, STATE, 0, 0),),
+    ),
+    Case("state-double-bom", {STATE: b"\xef\xbb\xbf\xef\xbb\xbf{}"}, ((ENCODING, STATE, 0, 0), (INVALID, STATE, 0, 0))),
+    Case("state-nul-in-string", {STATE: b'{"a": "\x00"}'}, ((INVALID, STATE, 0, 7),)),
+    Case("state-crlf-wrong-type", {STATE: b'{\r\n  "active_spec": 3\r\n}'}, ((INVALID, STATE, 1, 17),)),
     Case("state-active-spec-nowhere", {STATE: _nowhere}, ((ACTIVE_MISSING, STATE, 0, col(_nowhere, '"specs/404')),)),
     Case(
         # A folder without spec.md is no active spec either.

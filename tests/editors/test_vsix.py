@@ -50,7 +50,11 @@ def test_vsix_carries_the_bundle_and_nothing_from_the_build(vsix: zipfile.ZipFil
     main = "extension/" + manifest["main"].removeprefix("./")
     assert main in names
     assert "extension/LICENSE.txt" in names or "extension/LICENSE" in names
-    leaked = [n for n in names if n.startswith(("extension/src/", "extension/node_modules/", "extension/scripts/"))]
+    leaked = [
+        n
+        for n in names
+        if n.startswith(("extension/src/", "extension/node_modules/", "extension/scripts/", "extension/test/"))
+    ]
     assert leaked == []
     assert manifest["engines"]["vscode"].startswith("^1.")
 

@@ -64,6 +64,8 @@ class RootState:
     #: Push mode: what the client currently has, per URI (diff keys and version).
     published: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
     published_version: dict[str, int] = field(default_factory=dict)
+    #: Pull mode: the buffer versions the last delivered analysis saw.
+    pulled_versions: dict[str, int] = field(default_factory=dict)
     analyses: int = 0
     discarded: int = 0
     done: asyncio.Condition | None = None
@@ -236,9 +238,11 @@ class Diagnostics:
                 if (old[uri].result_id if uri in old else None)
                 != (result.reports[uri].result_id if uri in result.reports else None)
             }
-            # Open documents are re-pulled by the client after its own edits; anything else
-            # (another file's findings, a watched file) needs a refresh request.
-            if changed - set(versions) and self.session.client.diagnostic_refresh:
+            # A client re-pulls a document after its own edit to it; any other change (another
+            # file's findings, a watched file, a command's write) needs a refresh request.
+            not_by_edit = {u for u in changed if u not in versions or versions[u] == st.pulled_versions.get(u)}
+            st.pulled_versions = dict(versions)
+            if not_by_edit and self.session.client.diagnostic_refresh:
                 self.server.workspace_diagnostic_refresh(None)
             return
         self._push(st, result.reports, versions)

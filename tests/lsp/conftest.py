@@ -244,7 +244,13 @@ async def make_client() -> AsyncIterator[MakeClient]:
     started: list[Harness] = []
 
     async def start(
-        kind: str, root: Path, *, fake: bool = True, audit: bool = False, options: Any = None
+        kind: str,
+        root: Path,
+        *,
+        fake: bool = True,
+        audit: bool = False,
+        options: Any = None,
+        tweak: Callable[[lsp.ClientCapabilities], None] | None = None,
     ) -> Harness:
         client = LanguageClient(converter_factory=default_converter)
         register_lsp_features(
@@ -258,6 +264,8 @@ async def make_client() -> AsyncIterator[MakeClient]:
         env["GEMSTACK_TEST_AUDIT"] = "1" if audit else "0"
         await client.start_io(sys.executable, str(LAUNCHER), env=env, cwd=str(root))
         caps = client_capabilities(CLIENTS[kind])
+        if tweak is not None:
+            tweak(caps)
         result = await asyncio.wait_for(
             client.initialize_session(
                 lsp.InitializeParams(

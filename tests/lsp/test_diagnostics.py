@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import code_info
+from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
     from tests.lsp.conftest import Harness, MakeClient
@@ -206,3 +207,30 @@ async def test_diagnostics_switched_off_publish_nothing(make_client: MakeClient,
     await _open_with_marker(h)
     assert await h.diagnostics(SPEC) == []
     assert await h.workspace_diagnostics() == {}
+
+
+async def test_pull_client_is_asked_to_refresh_only_for_changes_it_did_not_make(make_client: MakeClient,
+                                                                                 gem_repo: Path) -> None:
+    def refresh_support(caps: lsp.ClientCapabilities) -> None:
+        assert caps.workspace is not None
+        caps.workspace.diagnostics = lsp.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+
+    h = await make_client("neovim", gem_repo, tweak=refresh_support)
+    # spec.md of 008 is not frozen: editing it changes no other file's findings.
+    h.open(SPEC_008)
+    await h.diagnostics(SPEC_008)
+    start = h.client.diagnostic_refresh_count
+    # The client's own edit to the open spec (at its end, so no other file's related
+    # locations move): it re-pulls by itself, no refresh.
+    end = len(h.texts[h.uri(SPEC_008)])
+    h.edit(SPEC_008, Span(end, end), "\nFAKE-FINDING\n")
+    assert _fake(await h.diagnostics(SPEC_008))
+    await h.settle()
+    assert h.client.diagnostic_refresh_count == start
+    # A file that is not open changes on disk: the client is asked to pull again.
+    (gem_repo / PLAN).write_text((gem_repo / PLAN).read_text("utf-8") + "\nFAKE-FINDING\n", "utf-8")
+    h.client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams(changes=[lsp.FileEvent(uri=h.uri(PLAN), type=lsp.FileChangeType.Changed)])
+    )
+    await h.settle()
+    assert h.client.diagnostic_refresh_count > start

@@ -20,20 +20,20 @@ under the cursor: the partial tree ``jsonspan`` keeps from that prefix says wher
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+import jsonschema
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, locate, parse_json
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
 from gemstack_lsp.core.repo import CAPSULE_NAME, LEDGER_NAME, GemstackRepo
 from gemstack_lsp.core.rules import ENVIRONMENTS
+from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.server import convert
@@ -65,83 +65,6 @@ BLOCK_DESCRIPTIONS = {
 }
 
 _CONTRACT_TYPES = ["ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE", "BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"]
-
-#: Schemas for the four reference blocks (reference CLI section 9) while no schema file
-#: ships for them; a ``<kind>.schema.json`` in ``gemstack_lsp/schemas`` takes precedence.
-_FALLBACK_SCHEMAS: dict[str, dict[str, Any]] = {
-    "gemstack-contracts": {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["id", "type"],
-            "properties": {
-                "id": {"type": "string", "description": "The contract's unique id (kebab-case by convention)."},
-                "type": {
-                    "enum": _CONTRACT_TYPES,
-                    "description": "ENUM_SET and IDENTITY_TUPLE need `values`; PROVENANCE_RULE `entity` and "
-                    "`values`; BOOLEAN_INVARIANT a boolean `value`; BOUNDARY `value` FORBIDDEN or "
-                    "REQUIRED; ROADMAP_LIMIT a number or string `value`.",
-                },
-                "value": {
-                    "description": "BOOLEAN_INVARIANT: true or false; BOUNDARY: FORBIDDEN or REQUIRED; "
-                    "ROADMAP_LIMIT: a number or string.",
-                    "enum": [True, False, "FORBIDDEN", "REQUIRED"],
-                },
-                "values": {"type": "array", "description": "The set or tuple members (non-blank strings)."},
-                "entity": {"type": "string", "description": "PROVENANCE_RULE: the entity the rule is about."},
-                "description": {"type": "string", "description": "What the contract protects (free text)."},
-            },
-        },
-    },
-    "gemstack-test-matrix": {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["id", "category", "layer", "description", "pass_criteria", "gate"],
-            "additionalProperties": False,
-            "properties": {
-                "id": {"type": "string", "description": "The test id, matching ^TEST-[A-Z0-9]+-[A-Z0-9]+$."},
-                "category": {"type": "string", "description": "The test's category (a non-blank string)."},
-                "layer": {"enum": ["UNIT", "INTEGRATION", "E2E", "CLI"], "description": "The test layer."},
-                "description": {"type": "string", "description": "What the test exercises."},
-                "pass_criteria": {"type": "string", "description": "What must hold for the test to pass."},
-                "gate": {
-                    "enum": ["REQUIRED", "SUPPLEMENTAL"],
-                    "description": "REQUIRED tests gate closure; SUPPLEMENTAL ones only warn.",
-                },
-            },
-        },
-    },
-    "gemstack-test-bindings": {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["test_id", "file"],
-            "properties": {
-                "test_id": {"type": "string", "description": "A test id of the spec's test matrix."},
-                "runner": {"type": "string", "description": "The test runner (default node:test)."},
-                "file": {"type": "string", "description": "The repository-relative test file (no ../)."},
-            },
-        },
-    },
-    "gemstack-closure-gates": {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["id", "type", "script", "requirement"],
-            "properties": {
-                "id": {"type": "string", "description": "The gate's unique id."},
-                "type": {"enum": ["PACKAGE_SCRIPT"], "description": "Only PACKAGE_SCRIPT is supported."},
-                "script": {"type": "string", "description": "The package.json script to run (npm run <script>)."},
-                "requirement": {
-                    "enum": ["REQUIRED", "SUPPLEMENTAL"],
-                    "description": "REQUIRED gates must pass (and say whether they are waivable).",
-                },
-                "waivable": {"type": "boolean", "description": "Required for REQUIRED gates."},
-            },
-        },
-    },
-}
 
 _FILE_SCHEMAS = {
     LEDGER_NAME: "cost-ledger-v1.schema.json",
@@ -250,29 +173,42 @@ def repo_facts(repo: GemstackRepo) -> RepoFacts:
 # Schemas
 
 
-@functools.lru_cache(maxsize=32)
-def _packaged_schema(name: str) -> dict[str, Any] | None:
+def _schema(name: str) -> dict[str, Any] | None:
     try:
-        text = resources.files("gemstack_lsp").joinpath("schemas", name).read_text("utf-8")
-    except (FileNotFoundError, OSError):
+        return load_schema(name)
+    except (FileNotFoundError, OSError, ValueError):
         return None
-    data = json.loads(text)
-    return data if isinstance(data, dict) else None
 
 
 def schema_for_block(kind: str) -> dict[str, Any] | None:
-    """The JSON Schema of a block kind: the packaged file, else the built-in reference shape."""
-    return _packaged_schema(f"{kind}.schema.json") or _FALLBACK_SCHEMAS.get(kind)
+    """The JSON Schema of a block kind (``gemstack_lsp/schemas/<kind>.schema.json``)."""
+    return _schema(f"{kind}.schema.json")
 
 
 def schema_for_file(path: str) -> dict[str, Any] | None:
     """The JSON Schema of a JSON artifact, by its base name."""
     name = _FILE_SCHEMAS.get(path.rsplit("/", 1)[-1])
-    return _packaged_schema(name) if name else None
+    return _schema(name) if name else None
 
 
-def _resolve(schema: Any, root: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """A schema with its local ``$ref`` followed and its ``allOf``/``anyOf``/``oneOf`` branches spread."""
+#: An instance the completion cannot see (``if`` conditions are then left undecided).
+_UNKNOWN: Any = object()
+
+
+def _matches(condition: Mapping[str, Any], instance: Any, root: Mapping[str, Any]) -> bool:
+    """Whether ``instance`` (what is typed so far) satisfies an ``if`` subschema."""
+    try:
+        schema = dict(condition)
+        if "$defs" in root and "$defs" not in schema:
+            schema["$defs"] = root["$defs"]
+        return bool(jsonschema.Draft202012Validator(schema).is_valid(instance))
+    except Exception:
+        return False
+
+
+def _resolve(schema: Any, root: Mapping[str, Any], instance: Any = _UNKNOWN) -> list[Mapping[str, Any]]:
+    """A schema with its local ``$ref`` followed, its ``allOf``/``anyOf``/``oneOf`` branches spread,
+    and the ``then`` or ``else`` of an ``if`` that the instance typed so far decides."""
     out: list[Mapping[str, Any]] = []
     todo = [schema]
     seen = 0
@@ -292,42 +228,63 @@ def _resolve(schema: Any, root: Mapping[str, Any]) -> list[Mapping[str, Any]]:
             branches = s.get(key)
             if isinstance(branches, list):
                 todo.extend(branches)
-        for key in ("then", "else"):
-            if isinstance(s.get(key), Mapping):
-                todo.append(s[key])
+        condition = s.get("if")
+        if isinstance(condition, Mapping) and instance is not _UNKNOWN:
+            branch = s.get("then") if _matches(condition, instance, root) else s.get("else")
+            if isinstance(branch, Mapping):
+                todo.append(branch)
     return out
 
 
-def _child(schemas: list[Mapping[str, Any]], step: str | int, root: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def _child(
+    schemas: list[Mapping[str, Any]], step: str | int, root: Mapping[str, Any], instance: Any = _UNKNOWN
+) -> list[Mapping[str, Any]]:
     out: list[Mapping[str, Any]] = []
     for s in schemas:
         if isinstance(step, int):
             prefix = s.get("prefixItems")
             if isinstance(prefix, list) and step < len(prefix):
-                out.extend(_resolve(prefix[step], root))
+                out.extend(_resolve(prefix[step], root, instance))
             elif isinstance(s.get("items"), Mapping):
-                out.extend(_resolve(s["items"], root))
+                out.extend(_resolve(s["items"], root, instance))
             continue
         props = s.get("properties")
         if isinstance(props, Mapping) and step in props:
-            out.extend(_resolve(props[step], root))
+            out.extend(_resolve(props[step], root, instance))
             continue
         patterns = s.get("patternProperties")
         matched = False
         if isinstance(patterns, Mapping):
             for pattern, sub in patterns.items():
                 if re.search(pattern, step):
-                    out.extend(_resolve(sub, root))
+                    out.extend(_resolve(sub, root, instance))
                     matched = True
         if not matched and isinstance(s.get("additionalProperties"), Mapping):
-            out.extend(_resolve(s["additionalProperties"], root))
+            out.extend(_resolve(s["additionalProperties"], root, instance))
     return out
 
 
-def _schemas_at(schema: Mapping[str, Any], path: Iterable[str | int]) -> list[Mapping[str, Any]]:
-    current = _resolve(schema, schema)
+def _node_step(node: JsonNode | None, step: str | int) -> JsonNode | None:
+    if isinstance(node, JsonObject) and isinstance(step, str):
+        return node.get(step)
+    if isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
+        return node.items[step]
+    return None
+
+
+def _value(node: JsonNode | None) -> Any:
+    return node.to_python() if node is not None else _UNKNOWN
+
+
+def _schemas_at(
+    schema: Mapping[str, Any], path: Iterable[str | int], tree: JsonNode | None = None
+) -> list[Mapping[str, Any]]:
+    """The subschemas that apply at ``path``, ``if`` conditions decided by the partial ``tree``."""
+    node = tree
+    current = _resolve(schema, schema, _value(node))
     for step in path:
-        current = _child(current, step, schema)
+        node = _node_step(node, step)
+        current = _child(current, step, schema, _value(node))
         if not current:
             break
     return current
@@ -428,12 +385,12 @@ def _json_candidates(
             return [_snippet(label, "[\n" + _indent(body, "  ") + "\n]", Span(offset, offset), indent, block_kind)]
         return []
     out: list[Candidate] = []
-    schemas = _schemas_at(schema, loc.path) if schema else []
+    schemas = _schemas_at(schema, loc.path, prefix_result.value) if schema else []
     if loc.is_key and isinstance(loc.container, JsonObject):
         # A property name: the keys this object may have and does not have yet.
         present = set(loc.container.keys())
         obj_path = loc.path if loc.node is None else loc.path[:-1]
-        obj_schemas = _schemas_at(schema, obj_path) if schema else []
+        obj_schemas = _schemas_at(schema, obj_path, prefix_result.value) if schema else []
         required = _required(obj_schemas)
         for name, sub in _properties(obj_schemas, schema or {}).items():
             if name in present:

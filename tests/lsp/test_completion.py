@@ -273,3 +273,19 @@ def test_plan_binding_offers_the_actions_the_spec_declares() -> None:
 def test_environment_values() -> None:
     text = '```gemstack-billable-actions\n[{"id": "a", "environment": "‸'
     assert [label for label, _ in _run(text)] == ["development", "test", "ci", "staging", "production"]
+
+
+@pytest.mark.parametrize(
+    ("contract_type", "expected"),
+    [("BOUNDARY", ["FORBIDDEN", "REQUIRED"]), ("BOOLEAN_INVARIANT", ["true", "false"]), ("ROADMAP_LIMIT", [])],
+)
+def test_contract_value_follows_its_type(contract_type: str, expected: list[str]) -> None:
+    text = f'```gemstack-contracts\n[{{"id": "y"}}, {{"id": "x", "type": "{contract_type}", "value": ‸'
+    assert [label for label, _ in _run(text)] == expected
+
+
+def test_required_keys_follow_the_contract_type() -> None:
+    text = '```gemstack-contracts\n[{"id": "x", "type": "PROVENANCE_RULE", "‸'
+    offset = text.index(CURSOR)
+    details = {c.label: c.detail for c in complete(P, text.replace(CURSOR, ""), offset, FACTS)}
+    assert details == {"description": "optional", "values": "required", "value": "optional", "entity": "required"}

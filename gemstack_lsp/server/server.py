@@ -133,6 +133,9 @@ def _register_lifecycle(server: GemstackServer) -> None:
 
     @server.feature(lsp.INITIALIZE)
     def initialize(params: lsp.InitializeParams) -> None:
+        # Load the analysis modules while the client digests our capabilities: the first
+        # diagnostics need them a round trip from now.
+        engine.executor.submit(_preload_analysis)
         settings, errors = parse_settings(_gemstack_section(params.initialization_options))
         session.set_default_settings(settings)
         for message in errors:
@@ -237,6 +240,12 @@ def _register_lifecycle(server: GemstackServer) -> None:
         out["stats"] = dict(server.stats)
         out["threads"] = threading.active_count()
         return out
+
+
+def _preload_analysis() -> None:
+    from gemstack_lsp.core import rules
+
+    rules._checks()
 
 
 def _gemstack_section(raw: Any) -> Any:

@@ -28,6 +28,24 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo"
 FEATURE = "specs/009-context-capsule"
+PROBES = [
+    {
+        "name": "hover",
+        "file": f"{FEATURE}/spec.md",
+        "line": 100,
+        "column": 14,
+        "keys": ["Control+K", "Control+I"],
+        "selector": ".monaco-hover-content",
+        "expect": "BOOLEAN_INVARIANT",
+    },
+    {
+        "name": "codelens",
+        "file": f"{FEATURE}/spec.md",
+        "line": 1,
+        "selector": ".codelens-decoration",
+        "expect": "Capsule:",
+    },
+]
 
 
 def test_problems_panel_shows_the_findings_of_check(tmp_path: Path) -> None:
@@ -55,6 +73,7 @@ def test_problems_panel_shows_the_findings_of_check(tmp_path: Path) -> None:
                 {
                     "GEMSTACK_EXPECTED": json.dumps({"codes": codes}),
                     "GEMSTACK_MAXIMIZE": "1",
+                    "GEMSTACK_PROBES": json.dumps(PROBES),
                     "GEMSTACK_AFTER": json.dumps(
                         {
                             "file": f"{FEATURE}/spec.md",
@@ -76,6 +95,29 @@ def test_problems_panel_shows_the_findings_of_check(tmp_path: Path) -> None:
     shown = {c for c in codes if c in text}
     assert shown == set(codes), f"missing from the Problems panel: {sorted(set(codes) - shown)}"
     assert "gemstack" in text
+    assert "zero-dependency-core" in result["probes"]["hover"], result["probes"]
+    assert "BOOLEAN_INVARIANT" in result["probes"]["hover"], result["probes"]
+    assert "Capsule: STALE" in result["probes"]["codelens"], result["probes"]
     # The palette command regenerated the capsule through the server; the stale finding left.
     assert (result.get("after") or {}).get("gone"), result.get("notifications")
     assert capsule.read_bytes() != capsule_before
+
+
+def test_missing_server_says_how_to_install_it(tmp_path: Path) -> None:
+    """No gemstack.server.path, nothing on PATH, no .venv: an error naming `pip install gemstack-lsp`."""
+    if not VSIX.exists():
+        pytest.fail(f"{VSIX} is missing: build it with `make vsix`")
+    repo = tmp_path / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    server_dir = str(Path(sys.executable).parent)
+    path = os.pathsep.join(
+        d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "gemstack-lsp").exists()
+    )
+    assert server_dir not in path.split(os.pathsep)
+    try:
+        with code_server(tmp_path / "cs", None, env={"PATH": path}) as url:
+            result = drive(url, repo, tmp_path / "result.json", {"GEMSTACK_NOTIFICATION": "pip install gemstack-lsp"})
+    except SetupError as exc:
+        pytest.fail(str(exc))
+    assert result.get("ok"), result.get("error")
+    assert result.get("notification_found"), result.get("notifications")

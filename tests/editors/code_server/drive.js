@@ -29,6 +29,14 @@ async function problems(page) {
   });
 }
 
+async function notifications(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".notification-toast, .notifications-toasts .monaco-list-row")].map(
+      (n) => n.textContent || "",
+    ),
+  );
+}
+
 async function firstRow(page) {
   return page.evaluate(() => {
     const row = document.querySelector(".quick-input-widget .monaco-list-row.focused, .quick-input-widget .monaco-list-row");
@@ -93,7 +101,7 @@ async function openFile(page, rel, line) {
     const want = expected.codes || [];
     const deadline = Date.now() + TIMEOUT;
     let seen = { rows: [], status: null };
-    while (Date.now() < deadline) {
+    while (want.length > 0 && Date.now() < deadline) {
       seen = await problems(page);
       const text = seen.rows.map((r) => r.text + " " + r.label).join("\n");
       if (want.length > 0 && want.every((code) => text.includes(code))) break;
@@ -101,6 +109,46 @@ async function openFile(page, rel, line) {
     }
     result.steps.problems = Date.now() - started;
     result.problems = seen;
+    // Wait for a notification (e.g. the missing-server error).
+    const notification = process.env.GEMSTACK_NOTIFICATION;
+    if (notification) {
+      const until = Date.now() + TIMEOUT;
+      result.notification_found = false;
+      while (Date.now() < until) {
+        const texts = await notifications(page);
+        result.notifications = texts;
+        if (texts.some((t) => t.includes(notification))) {
+          result.notification_found = true;
+          break;
+        }
+        await sleep(300);
+      }
+    }
+    // Probes: open a file at a position, press keys, read the text of the elements matching a selector.
+    result.probes = {};
+    for (const probe of JSON.parse(process.env.GEMSTACK_PROBES || "[]")) {
+      await openFile(page, probe.file, probe.line);
+      if (probe.column) {
+        await page.keyboard.press("Home");
+        for (let i = 1; i < probe.column; i++) await page.keyboard.press("ArrowRight");
+      }
+      for (const key of probe.keys || []) {
+        await page.keyboard.press(key);
+        await sleep(150);
+      }
+      let text = "";
+      const until = Date.now() + TIMEOUT;
+      while (Date.now() < until) {
+        text = await page.evaluate(
+          (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent || "").join("\n"),
+          probe.selector,
+        );
+        if (!probe.expect || text.includes(probe.expect)) break;
+        await sleep(300);
+      }
+      result.probes[probe.name] = text;
+      await page.keyboard.press("Escape");
+    }
     // Then run a palette command and wait for a code to leave the Problems panel.
     const after = JSON.parse(process.env.GEMSTACK_AFTER || "null");
     if (after) {
@@ -120,11 +168,7 @@ async function openFile(page, rel, line) {
         await sleep(300);
       }
       result.after = { gone, ms: Date.now() - t0 };
-      result.notifications = await page.evaluate(() =>
-        [...document.querySelectorAll(".notification-toast, .notifications-toasts .monaco-list-row")].map(
-          (n) => n.textContent || "",
-        ),
-      );
+      result.notifications = await notifications(page);
     }
     if (shotDir) {
       fs.mkdirSync(shotDir, { recursive: true });

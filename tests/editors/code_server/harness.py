@@ -112,14 +112,23 @@ SETTINGS = {
 
 
 @contextlib.contextmanager
-def code_server(workdir: Path, server: Path, extra_settings: dict[str, Any] | None = None) -> Iterator[str]:
-    """A running code-server with the .vsix installed; yields its base URL."""
+def code_server(
+    workdir: Path,
+    server: Path | None,
+    extra_settings: dict[str, Any] | None = None,
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
+    """A running code-server with the .vsix installed; yields its base URL.
+
+    ``server`` goes into gemstack.server.path (``None``: left unset); ``env`` overrides the
+    environment code-server (and so the extension host) runs in.
+    """
     binary = ensure_code_server()
     ext, data, cfg = workdir / "extensions", workdir / "data", workdir / "config"
     (data / "User").mkdir(parents=True, exist_ok=True)
-    settings = {**SETTINGS, "gemstack.server.path": str(server), **(extra_settings or {})}
+    settings = {**SETTINGS, **({"gemstack.server.path": str(server)} if server else {}), **(extra_settings or {})}
     (data / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
-    env = {**os.environ, "XDG_CONFIG_HOME": str(cfg), "XDG_DATA_HOME": str(workdir / "xdg-data")}
+    env = {**os.environ, **(env or {}), "XDG_CONFIG_HOME": str(cfg), "XDG_DATA_HOME": str(workdir / "xdg-data")}
     common = ["--extensions-dir", str(ext), "--user-data-dir", str(data)]
     subprocess.run(
         [str(binary), *common, "--install-extension", str(VSIX)],

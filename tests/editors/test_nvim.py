@@ -269,3 +269,37 @@ def test_no_diagnostic_is_shown_twice(run: Run) -> None:
     for stage in ("initial", "after_regenerate", "after_edit", "after_regenerate_command"):
         keys = [(d["path"], d["lnum"], d["col"], d["code"], d["message"]) for d in run.result.get(stage) or []]
         assert len(keys) == len(set(keys)), f"{stage}: {sorted(keys)}"
+
+
+@pytest.mark.parametrize("name", ["nvim-pypi", "nvim-debian"])
+def test_missing_server_says_how_to_install_it(name: str, tmp_path: Path) -> None:
+    editor = EDITORS[name]
+    if not editor.binary.exists():
+        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    repo = tmp_path / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    out = tmp_path / "result.json"
+    path = os.pathsep.join(
+        d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "gemstack-lsp").exists()
+    )
+    env = {
+        **os.environ,
+        "PATH": path,
+        "GEMSTACK_PLUGIN": str(PLUGIN),
+        "GEMSTACK_FILE": str(repo / FEATURE / "spec.md"),
+        "GEMSTACK_RESULT": str(out),
+    }
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[var] = str(tmp_path / var.lower())
+    proc = subprocess.run(
+        [str(editor.binary), "--headless", "--clean", "-u", str(Path(__file__).with_name("missing_server.lua"))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.exists(), proc.stderr
+    messages = [m["message"] for m in json.loads(out.read_text())["messages"]]
+    assert any("pip install gemstack-lsp" in m and "was not found" in m for m in messages), (messages, proc.stderr)

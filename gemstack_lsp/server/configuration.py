@@ -19,11 +19,9 @@ when the analysis-relevant values changed), shows every new problem once with
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import inspect
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
@@ -331,6 +329,10 @@ async def refresh(server: Any, folders: Sequence[str] | None = None, pull: bool 
         if uri not in config.project:
             config.add_folder(uri, _reader_for(server, uri))
     targets = list(folders) if folders is not None else [*config.folders, DEFAULT]
+    for uri in targets:
+        if uri != DEFAULT:
+            # Clients without file watchers: a settings change also re-reads the project file.
+            config.reload_project(uri, _reader_for(server, uri))
     if pull and config.can_pull:
         await _pull(server, config, targets)
     apply(server, targets)
@@ -435,82 +437,22 @@ async def project_file_changed(server: Any, uri: str) -> bool:
 
 
 def _reanalyse(server: Any) -> None:
-    """Re-run the analysis of every repository so new settings show at once."""
+    """Re-run the analysis of every repository so new settings show at once (unless the
+    session already does so whenever it is handed new settings)."""
+    session = getattr(server, "session", None)
+    if getattr(session, "on_settings_changed", None) is not None:
+        return
     engine = getattr(server, "diagnostics", None)
     schedule_all = getattr(engine, "schedule_all", None)
     if callable(schedule_all):
         schedule_all()
 
 
-def _spawn(result: Any) -> None:
-    if inspect.isawaitable(result):
-        task = asyncio.ensure_future(result)
-        _TASKS.add(task)
-        task.add_done_callback(_TASKS.discard)
-
-
-_TASKS: set[asyncio.Future[Any]] = set()
-
-
-def _chain(server: Any, method: str, after: Callable[[Any, Any], Any]) -> None:
-    """Run ``after(server, params)`` once the handler already registered for ``method`` has run.
-
-    The server core owns the lifecycle handlers; chaining keeps this module from needing an
-    edit there. Without a registered handler, ``after`` becomes the handler.
-    """
-    features = server.protocol.fm.features
-    original = features.get(method)
-    if original is None:
-
-        def only(params: Any) -> None:
-            _spawn(after(server, params))
-
-        features[method] = only
-        return
-
-    if inspect.iscoroutinefunction(original) or inspect.iscoroutinefunction(getattr(original, "func", None)):
-
-        async def chained_async(params: Any) -> Any:
-            result = await original(params)
-            _spawn(after(server, params))
-            return result
-
-        features[method] = chained_async
-    else:
-
-        def chained(params: Any) -> Any:
-            result = original(params)
-            _spawn(after(server, params))
-            return result
-
-        features[method] = chained
-
-
-def _after_initialize(server: Any, params: types.InitializeParams) -> None:
-    initialize(server, params)
-
-
-async def _after_initialized(server: Any, params: types.InitializedParams) -> None:
-    await initialized(server)
-
-
-async def _after_folders(server: Any, params: types.DidChangeWorkspaceFoldersParams) -> None:
-    await folders_changed(server, [f.uri for f in params.event.added], [f.uri for f in params.event.removed])
-
-
-async def _after_watched(server: Any, params: types.DidChangeWatchedFilesParams) -> None:
-    for change in params.changes:
-        await project_file_changed(server, change.uri)
-
-
-async def _after_save(server: Any, params: types.DidSaveTextDocumentParams) -> None:
-    await project_file_changed(server, params.text_document.uri)
-
-
 def register(server: LanguageServer) -> None:
-    """Install ``workspace/didChangeConfiguration`` and hook into the core's lifecycle handlers.
+    """Install ``workspace/didChangeConfiguration`` and the ``gemstack/settings`` request.
 
-    Must run after the core registered its own handlers (``create_server`` calls it last).
+    The server core calls ``initialize``, ``initialized``, ``folders_changed`` and
+    ``project_file_changed`` from its own lifecycle handlers.
     """
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -527,9 +469,3 @@ def register(server: LanguageServer) -> None:
         else:
             settings = configuration_of(ls).settings_for(uri or "")
         return dataclasses.asdict(settings)
-
-    _chain(server, types.INITIALIZE, _after_initialize)
-    _chain(server, types.INITIALIZED, _after_initialized)
-    _chain(server, types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, _after_folders)
-    _chain(server, types.WORKSPACE_DID_CHANGE_WATCHED_FILES, _after_watched)
-    _chain(server, types.TEXT_DOCUMENT_DID_SAVE, _after_save)

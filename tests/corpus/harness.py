@@ -170,7 +170,11 @@ def check_case(tmp_path: Path, case: Case, capsys: Any) -> None:
     assert not diff(via_cli, case.expected), f"check --format json on {case.name}:{diff(via_cli, case.expected)}"
     errors = [f for f in payload["findings"] if f["severity"] == "error"]
     assert exit_code == (1 if errors else 0)
-    assert payload["summary"]["total"] == len(payload["findings"])
+    summary = payload["summary"]
+    assert summary["total"] == len(payload["findings"])
+    for word in ("error", "warning", "information", "hint"):
+        assert summary[word] == sum(1 for f in payload["findings"] if f["severity"] == word), word
+    assert summary["files"] == len({f["path"] for f in payload["findings"]})
     for f in payload["findings"]:
         assert set(f) >= {"code", "severity", "message", "path", "range", "fingerprint"}
         assert len(f["fingerprint"]) == 64

@@ -27,14 +27,25 @@ def test_ten_megabyte_spec_is_analysed(tmp_path: Path, capsys: Any) -> None:
     """A 10 MB spec.md (under the 16 MiB limit) is analysed normally: its finding is on the
     right line and column, found through the CLI and through analyze.
 
-    The prose lines are 4 KiB long here; many short lines are the subject of
-    ``test_bug_line_index_is_quadratic``.
+    The prose lines are 4 KiB long here; ``test_ten_megabytes_of_short_lines`` has 100-byte ones.
     """
     line = ("Prose with café, ─ box, ≠ and 😀 " * 128)[:4095] + "\n"
     count = 10 * 1024 * 1024 // len(line.encode("utf-8"))
     spec = line * count + _BROKEN
     assert 10 * 1024 * 1024 - 8192 < len(spec.encode("utf-8")) < 16 * 1024 * 1024
     case = Case("ten-megabytes", {SPEC: spec}, (("CONTRACT_PARSE_ERROR", SPEC, count + 2, 10),))
+    check_case(tmp_path, case, capsys)
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_ten_megabytes_of_short_lines(tmp_path: Path, capsys: Any, eol: str) -> None:
+    """A 10 MB spec.md of about 100-byte lines (some 100,000 of them): analysed normally, the
+    finding on the right line."""
+    line = "Prose of a spec: café, ─ box drawing, a ≠ b and 😀, then some more ordinary words." + eol
+    count = 10 * 1024 * 1024 // len(line.encode("utf-8"))
+    spec = line * count + _BROKEN.replace("\n", eol)
+    assert len(spec.encode("utf-8")) > 10 * 1024 * 1024 - 200
+    case = Case("short-lines", {SPEC: spec}, (("CONTRACT_PARSE_ERROR", SPEC, count + 2, 10),))
     check_case(tmp_path, case, capsys)
 
 
@@ -146,14 +157,11 @@ def _counting(text: str) -> _ScanCounter:
 _SHORT_LINES = "Prose of a spec, one short line.\n" * 10_000
 
 
-def test_bug_line_index_is_quadratic() -> None:
-    """core/text.py ``SourceText.__post_init__`` builds the line index with
-    ``text.find("\\n", i)`` and ``text.find("\\r", i)`` for every line; in a document without a
-    carriage return the second search runs to the end of the text each time, so indexing is
-    quadratic in the number of lines. A 10 MB spec.md of 100-byte lines (100,000 lines) took
-    about 170 s to check (one ``analyze``), every document with LF line ends is affected, and
-    CRLF documents are not. Expected: work linear in the text (measured here as characters
-    scanned, not time)."""
+def test_line_index_is_linear() -> None:
+    """core/text.py ``SourceText`` indexes lines in work linear in the text (measured as
+    characters scanned, not time). Found by this corpus: the index searched ``"\\r"`` from every
+    line start to the end of an LF-only text, so a 10 MB spec.md of 100-byte lines took about
+    170 s to check; fixed in 3311f60."""
     from gemstack_lsp.core.text import SourceText
 
     text = _counting(_SHORT_LINES + "tail")
@@ -215,3 +223,21 @@ def test_related_range_of_a_frozen_contract(tmp_path: Path, capsys: Any) -> None
     assert related["path"] == SPEC
     # `  {"d": "é😀", ` is 2 + 6 + 5 + 2 = 15 units (the emoji counts two), then `"id": ` (6).
     assert related["range"] == {"start": {"line": 3, "character": 21}, "end": {"line": 3, "character": 24}}
+
+
+@pytest.mark.parametrize(
+    ("files", "exit_code"),
+    [
+        ({SPEC: doc("# Demo", "```gemstack-contracts", "[]", "```")}, 0),
+        # A warning only (the reference would not see the tilde block): still exit 0.
+        ({SPEC: doc("# Demo", "~~~gemstack-contracts", "[]", "~~~")}, 0),
+        ({SPEC: _BROKEN}, 1),
+    ],
+    ids=["valid", "warning-only", "blocker"],
+)
+def test_exit_code(tmp_path: Path, capsys: Any, files: dict[str, str], exit_code: int) -> None:
+    """check exits 1 exactly when a blocker (an "error") is reported."""
+    root = make_case(tmp_path, Case("exit", files))
+    code, payload = cli_json(root, capsys)
+    assert code == exit_code
+    assert (payload["summary"]["error"] > 0) == (exit_code == 1)

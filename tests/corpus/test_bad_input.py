@@ -241,3 +241,18 @@ def test_exit_code(tmp_path: Path, capsys: Any, files: dict[str, str], exit_code
     code, payload = cli_json(root, capsys)
     assert code == exit_code
     assert (payload["summary"]["error"] > 0) == (exit_code == 1)
+
+
+def test_bug_disk_reader_path_beneath_a_file(tmp_path: Path) -> None:
+    """gemstack_lsp/fs.py ``DiskReader.read``: a path beneath a regular file
+    (``specs/001-demo/spec.md/spec.md``) fails with ENOTDIR, which is reported as
+    ``ReadStatus.ERROR``, so ``GemstackRepo.exists`` says it exists; MemoryReader says MISSING.
+    (core/state.py no longer depends on it for STATE_ACTIVE_SPEC_MISSING.) Expected: MISSING, as
+    for any other absent path."""
+    from gemstack_lsp.core.reader import MemoryReader, ReadStatus
+
+    root = make_case(tmp_path, Case("enotdir", {SPEC: "# Demo\n"}))
+    below = f"{SPEC}/spec.md"
+    assert MemoryReader({SPEC: "# Demo\n"}).read(below).status is ReadStatus.MISSING
+    assert DiskReader(root).read(below).status is ReadStatus.MISSING
+    assert not GemstackRepo(str(root), DiskReader(root)).exists(below)

@@ -80,3 +80,16 @@ def test_bug_capsule_parse_json_recursion(case: Case, tmp_path: Path, capsys: An
     nested about 1000 deep, so the whole capsule check fails with GEMSTACK_INTERNAL_ERROR (the
     documents findings are right). Expected: no internal error (treat it as unparsable)."""
     check_case(tmp_path, case, capsys)
+
+
+@pytest.mark.parametrize("case", known_bugs.FEATURE_FOLDER_SYMLINK_OUTSIDE, ids=str)
+def test_bug_fs_refuses_before_existence(case: Case, tmp_path: Path, capsys: Any) -> None:
+    """gemstack_lsp/fs.py ``DiskReader._resolve`` refuses any path whose real location is outside
+    the repository before looking whether the file exists, so behind a feature folder that is a
+    symlink leading outside, plan.md and tasks.md that do not exist are reported
+    ARTIFACT_UNREADABLE ("it is a symbolic link that leads outside the repository (resolves to
+    .../plan.md)"), unlike absent files everywhere else (no finding). Expected: a finding for each
+    file that exists behind the link (an existence check, e.g. ``os.path.lexists`` on the real
+    path, reads nothing), none for the absent ones. The same happens for a ``.gemstack`` folder
+    linked outside without a state.json."""
+    check_case(tmp_path, case, capsys)

@@ -7,7 +7,7 @@ function's docstring); they fail until the module named there is fixed.
 from __future__ import annotations
 
 from corpus.cases.common import PLAN, SPEC, STATE, doc
-from corpus.harness import Case
+from corpus.harness import Case, Symlink
 
 _HUGE_INT = "1" * 5000  # more digits than Python's int-from-string limit (4300)
 _BIG_INT = "1" + "0" * 400  # beyond the largest float: JavaScript reads it as Infinity
@@ -85,5 +85,16 @@ DEEP_NESTING_CAPSULE = [
         "deep-contracts-capsule",
         {SPEC: _nested("gemstack-contracts", 1200)},
         (("CONTRACT_INVALID_SHAPE", SPEC, 1, 1), ("CONTRACT_UNKNOWN_TYPE", SPEC, 1, 1)),
+    ),
+]
+
+#: fs.py DiskReader: a feature folder that is a symlink leading outside the repository.
+FEATURE_FOLDER_SYMLINK_OUTSIDE = [
+    Case(
+        # Only spec.md exists behind the link: plan.md and tasks.md are absent, not unreadable.
+        "feature-folder-symlink-outside",
+        {"specs/evil": Symlink("feat", outside=True)},
+        (("ARTIFACT_UNREADABLE", "specs/evil/spec.md", 0, 0),),
+        outside={"feat/spec.md": _BROKEN},
     ),
 ]

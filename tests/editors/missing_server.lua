@@ -1,0 +1,29 @@
+-- Headless: the plugin with no gemstack-lsp anywhere must say how to install it.
+-- Env: GEMSTACK_PLUGIN, GEMSTACK_FILE (a spec.md), GEMSTACK_RESULT.
+vim.opt.runtimepath:prepend(os.getenv("GEMSTACK_PLUGIN"))
+vim.opt.swapfile = false
+vim.cmd("filetype on")
+local messages = {}
+vim.notify = function(msg, level)
+  table.insert(messages, { message = tostring(msg), level = level })
+end
+vim.api.nvim_create_autocmd("VimEnter", {
+  callback = function()
+    vim.schedule(function()
+      require("gemstack").setup({})
+      pcall(vim.cmd, "edit " .. vim.fn.fnameescape(os.getenv("GEMSTACK_FILE")))
+      vim.wait(3000, function()
+        for _, m in ipairs(messages) do
+          if m.message:find("pip install gemstack-lsp", 1, true) then
+            return true
+          end
+        end
+        return false
+      end, 20)
+      local f = assert(io.open(os.getenv("GEMSTACK_RESULT"), "w"))
+      f:write(vim.json.encode({ messages = messages }))
+      f:close()
+      vim.cmd("qall!")
+    end)
+  end,
+})

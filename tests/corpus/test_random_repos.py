@@ -13,13 +13,24 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corpus.cases.common import KINDS, VALID_ENTRY
+from corpus.cases.common import KINDS, PARSE_CODE, VALID_ENTRY
+from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.reader import MemoryReader
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.rules import analyze
 from gemstack_lsp.report import finding_range
 
 FEATURE = "specs/001-demo"
+#: Block finding codes and the kind of block each must lie in.
+_IN_BLOCK = {
+    **{code: kind for kind, code in PARSE_CODE.items()},
+    "CONTRACT_INVALID_SHAPE": "gemstack-contracts",
+    "CONTRACT_UNKNOWN_TYPE": "gemstack-contracts",
+    "CONTRACT_DUPLICATE_ID": "gemstack-contracts",
+    "TEST_MATRIX_INVALID_SHAPE": "gemstack-test-matrix",
+    "TEST_MATRIX_DUPLICATE_ID": "gemstack-test-matrix",
+    "DUPLICATE_TEST_BINDING": "gemstack-test-bindings",
+}
 
 _TEXT = st.text(alphabet="abcé─≠😀 \t#*-_>`~<!\\\"'[]{}:,", max_size=30)
 
@@ -183,3 +194,13 @@ def test_random_repositories_never_crash_analysis(files: dict[str, bytes]) -> No
         source = repo.document(f.path).source
         if f.span is not None and source is not None:
             assert f.span.end <= len(source.text), (f.code, f.span, len(source.text))
+            kind = _IN_BLOCK.get(f.code)
+            if kind is not None and f.path.endswith(".md"):
+                # A block's finding lies inside a block of its kind (its fence lines included).
+                fences = [x for x in scan_fences(source.text) if x.kind == kind]
+                assert any(
+                    x.span.start <= f.span.start and f.span.end <= max(x.span.end, x.open_span.end) for x in fences
+                ), (
+                    f.code,
+                    f.span,
+                )

@@ -349,7 +349,7 @@ def register(server: GemstackServer) -> None:
     async def hover(params: lsp.HoverParams) -> lsp.Hover | None:
         uri = params.text_document.uri
         doc = session.documents.get(uri)
-        if doc is None or doc.root is None or doc.rel is None:
+        if doc is None:
             return None
         settings = session.settings_for(uri)
         if not settings.hover:
@@ -359,6 +359,16 @@ def register(server: GemstackServer) -> None:
         server.stats["hover"] += 1
         source = doc.source
         offset = convert.to_offset(source, params.position, session.encoding)
+        if doc.root is None or doc.rel is None:
+            # Outside a Gemstack repository only finding codes mean something (a CI log, a note).
+            found = word_at(doc.text, offset)
+            section = finding_code_section(found[0]) if found else None
+            if section is None or found is None:
+                return None
+            return lsp.Hover(
+                contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=section),
+                range=convert.to_range(source, Span(found[1], found[2]), session.encoding),
+            )
         sections: list[str] = []
         # Diagnostics under the cursor: the catalogue explains their codes.
         st = engine.roots.get(doc.root)

@@ -191,3 +191,21 @@ async def test_hover_on_a_diagnostic_explains_its_code(make_client: MakeClient, 
         lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=missing.range.start),
     )
     assert result is not None and "**CONTEXT_CAPSULE_MISSING**" in result.contents.value
+
+
+async def test_finding_code_hover_outside_any_repository(make_client: MakeClient, gem_repo: Path,
+                                                         tmp_path: Path) -> None:
+    h = await make_client("neovim", gem_repo, fake=False)
+    note = tmp_path / "ci-log.md"
+    note.write_text("CI failed: 😀 CONTEXT_CAPSULE_STALE on spec.md\n", "utf-8")
+    import os
+
+    rel = os.path.relpath(note, gem_repo)
+    uri = h.open(rel)
+    result = await h.request(
+        lsp.TEXT_DOCUMENT_HOVER,
+        lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri),
+                        position=h.position(rel, "CONTEXT_CAPSULE_STALE", 4)),
+    )
+    assert result is not None and "**CONTEXT_CAPSULE_STALE**" in result.contents.value
+    assert h.text_range(rel, result.range) == "CONTEXT_CAPSULE_STALE"

@@ -192,7 +192,10 @@ class Diagnostics:
                     st.discarded += 1
                     continue
                 if result is not None:
-                    self._deliver(st, result, versions)
+                    try:
+                        self._deliver(st, result, versions)
+                    except Exception:  # a closed pipe, a bug in conversion: log, never loop
+                        log.exception("delivering diagnostics of %s failed", st.root)
                 st.completed = covers
                 await self._notify(st)
         finally:

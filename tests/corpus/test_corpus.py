@@ -93,3 +93,18 @@ def test_bug_fs_refuses_before_existence(case: Case, tmp_path: Path, capsys: Any
     path, reads nothing), none for the absent ones. The same happens for a ``.gemstack`` folder
     linked outside without a state.json."""
     check_case(tmp_path, case, capsys)
+
+
+@pytest.mark.parametrize("case", known_bugs.INFO_STRING_UNICODE_WHITESPACE, ids=str)
+def test_bug_markdown_info_string_unicode_whitespace(case: Case, tmp_path: Path, capsys: Any) -> None:
+    """core/markdown.py ``_kind_of`` takes the info string's first word by splitting on space and
+    tab only. CommonMark's words are separated by Unicode whitespace (Zs, tab, line feed, form
+    feed, carriage return), and the reference right-trims the opener with JavaScript's
+    whitespace. So for ```` ```gemstack-contracts<U+00A0> ```` (or U+3000, or a form feed) the
+    reference reads and enforces the block while gemstack-lsp neither recognises nor parses it:
+    its broken JSON goes unreported, and FENCE_UNSEEN_BY_REFERENCE claims Markdown reads the info
+    string as something else. Expected: the block is a gemstack-contracts block (its JSON error
+    reported); FENCE_UNSEEN_BY_REFERENCE only where the reference would not read the opener
+    (a second word after the no-break space), not where it would (``_issue`` should compare the
+    JS-trimmed info with the kind)."""
+    check_case(tmp_path, case, capsys)

@@ -98,3 +98,24 @@ FEATURE_FOLDER_SYMLINK_OUTSIDE = [
         outside={"feat/spec.md": _BROKEN},
     ),
 ]
+
+#: markdown.py ``_kind_of``: the info string's first word split on Unicode whitespace.
+INFO_STRING_UNICODE_WHITESPACE = [
+    *[
+        Case(
+            # The reference right-trims with JavaScript's whitespace, so it reads this block;
+            # CommonMark's first word of the info string is gemstack-contracts too.
+            f"info-trailing-{name}",
+            {SPEC: doc("```gemstack-contracts" + ws, "[1,]", "```")},
+            (("CONTRACT_PARSE_ERROR", SPEC, 1, 2),),
+        )
+        for name, ws in (("nbsp", "\u00a0"), ("ideographic-space", "\u3000"), ("form-feed", "\x0c"))
+    ],
+    Case(
+        # A second word after a no-break space: Markdown shows a gemstack-contracts block, the
+        # reference (whose opener must be exact) does not.
+        "info-nbsp-second-word",
+        {SPEC: doc("```gemstack-contracts\u00a0json", "[1,]", "```")},
+        (("FENCE_UNSEEN_BY_REFERENCE", SPEC, 0, 0), ("CONTRACT_PARSE_ERROR", SPEC, 1, 2)),
+    ),
+]

@@ -264,4 +264,43 @@ CASES = [
         "fence-list-item-indented-code",
         {SPEC: doc("- a", "", "      ```gemstack-contracts", "      [1,]", "      ```")},
     ),
+    # Positions through container prefixes and tabs (the body is not one slice of the document).
+    Case(
+        "fence-blockquote-duplicate-key",
+        {
+            SPEC: doc(
+                "> ```gemstack-contracts",
+                '> [{"id": "c", "type": "BOOLEAN_INVARIANT",',
+                '>   "value": true, "id": "c"}]',
+                "> ```",
+            )
+        },
+        ((UNSEEN, SPEC, 0, 0), ("JSON_DUPLICATE_KEY", SPEC, 2, 19)),
+    ),
+    Case(
+        # The tab's first two columns belong to the list item; the comma is the next character.
+        "fence-list-item-partial-tab-error",
+        {SPEC: doc("- ```gemstack-contracts", "\t,", "  ```")},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 1, 1)),
+    ),
+    Case(
+        "fence-list-item-tab-and-spaces",
+        {SPEC: doc("- ```gemstack-contracts", "\t  [1,]", "  ```")},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 1, 5)),
+    ),
+    Case(
+        "fence-blockquote-tab",
+        {SPEC: doc(">\t```gemstack-contracts", ">\t[1,]", ">\t```")},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 1, 4)),
+    ),
+    Case(
+        "fence-blockquote-end-of-input",
+        {SPEC: doc("> ```gemstack-contracts", "> [", "> ```")},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 2, 0)),
+    ),
+    Case(
+        "fence-list-item-unterminated-no-final-newline",
+        {SPEC: "- ```gemstack-contracts\n  [1,]"},
+        ((UNSEEN, SPEC, 0, 0), (PARSE, SPEC, 1, 4)),
+    ),
 ]

@@ -16,6 +16,7 @@ repository snapshot; the handler turns them into ``CodeLens``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,8 @@ from gemstack_lsp.server.symbols import document_view, feature_enabled, gemstack
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
+
+log = logging.getLogger(__name__)
 
 __all__ = ["REGENERATE", "VERIFY", "LensInfo", "billable_lenses", "capsule_lenses", "register"]
 
@@ -208,6 +211,13 @@ def register(server: LanguageServer) -> None:
         session = session_of(ls)
         settings: Settings = session.settings_for(uri)
         repo = session.snapshot(view.root)
-        infos = capsule_lenses(repo, view.rel, view.text)
-        infos += billable_lenses(repo, view.rel, view.text, analysis_options(settings))
+        infos: list[LensInfo] = []
+        for compute in (
+            lambda: capsule_lenses(repo, view.rel or "", view.text),
+            lambda: billable_lenses(repo, view.rel or "", view.text, analysis_options(settings)),
+        ):
+            try:
+                infos += compute()
+            except Exception:  # one failing lens must not take the others (or the request) down
+                log.exception("code lens failed for %s", uri)
         return [_to_code_lens(i, view.source, view.encoding) for i in infos]

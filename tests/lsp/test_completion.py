@@ -289,3 +289,44 @@ def test_required_keys_follow_the_contract_type() -> None:
     offset = text.index(CURSOR)
     details = {c.label: c.detail for c in complete(P, text.replace(CURSOR, ""), offset, FACTS)}
     assert details == {"description": "optional", "values": "required", "value": "optional", "entity": "required"}
+
+
+# --- Robustness: any prefix of a real document, with any fragment typed anywhere ---------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from gemstack_lsp.server.navigation import occurrence_at  # noqa: E402
+from gemstack_lsp.server.symbols import outline  # noqa: E402
+
+_REPO = Path(__file__).parent.parent / "fixtures" / "gemstack-reference" / "repo"
+_DOCS = sorted(
+    (str(p.relative_to(_REPO)), p.read_text("utf-8"))
+    for p in [*_REPO.glob("specs/*/*.md"), *_REPO.glob("specs/*/*.json"), _REPO / "cost-ledger.json"]
+)
+_FRAGMENTS = ['"', "{", "[", ",", ":", "```gem", "\r\n", "ñ", "🚀", "<!-- gemstack:tests=", '"id": ', "}", "]", "\\"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    doc=st.sampled_from(_DOCS),
+    cut=st.floats(0, 1),
+    at=st.floats(0, 1),
+    fragment=st.sampled_from(_FRAGMENTS),
+    cursor=st.floats(0, 1),
+)
+def test_features_never_fail_on_text_being_typed(
+    doc: tuple[str, str], cut: float, at: float, fragment: str, cursor: float
+) -> None:
+    rel, full = doc
+    text = full[: int(len(full) * cut)]
+    i = int(len(text) * at)
+    text = text[:i] + fragment + text[i:]
+    offset = int(len(text) * cursor)
+    for c in complete(rel, text, offset, FACTS):
+        assert 0 <= c.span.start <= c.span.end <= len(text)
+    for item in outline(rel, text):
+        for sub in item.walk():
+            assert 0 <= sub.selection.start <= sub.selection.end <= len(text)
+    occ = occurrence_at(rel, text, offset)
+    assert occ is None or occ.span.start <= offset <= occ.span.end

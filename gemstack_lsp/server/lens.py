@@ -17,7 +17,7 @@ repository snapshot; the handler turns them into ``CodeLens``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -211,11 +211,14 @@ def register(server: LanguageServer) -> None:
         session = session_of(ls)
         settings: Settings = session.settings_for(uri)
         repo = session.snapshot(view.root)
+        rel = view.rel
+        options = analysis_options(settings)
         infos: list[LensInfo] = []
-        for compute in (
-            lambda: capsule_lenses(repo, view.rel or "", view.text),
-            lambda: billable_lenses(repo, view.rel or "", view.text, analysis_options(settings)),
-        ):
+        computations: list[Callable[[], list[LensInfo]]] = [
+            lambda: capsule_lenses(repo, rel, view.text),
+            lambda: billable_lenses(repo, rel, view.text, options),
+        ]
+        for compute in computations:
             try:
                 infos += compute()
             except Exception:  # one failing lens must not take the others (or the request) down

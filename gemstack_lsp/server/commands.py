@@ -147,6 +147,7 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
         target = os.path.join(root, feature.capsule)
         data = result.data
         await loop.run_in_executor(engine.executor, write_atomic, target, data)
+        session.forget_file(root, feature.capsule)
         report(f"wrote {feature.capsule}", 80)
         await _sync_open_buffer(server, root, feature.capsule, data.decode("utf-8"))
         request = engine.schedule(root)

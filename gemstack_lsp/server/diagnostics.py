@@ -362,8 +362,10 @@ class Diagnostics:
         roots: set[str] = set()
         for change in params.changes:
             _, root, rel = self.session.locate(change.uri)
-            if root is not None and rel is not None and (is_relevant(rel)):
-                roots.add(root)
+            if root is not None and rel is not None:
+                self.session.forget_file(root, rel)
+                if is_relevant(rel):
+                    roots.add(root)
         for root in sorted(roots):
             self.schedule(root)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -16,7 +17,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.reader import DirEntry, FileContent, OverlayReader, normalize_relpath
+from gemstack_lsp.core.reader import DirEntry, FileContent, OverlayReader, ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.fs import DiskReader
@@ -133,12 +134,16 @@ class CachedDiskReader:
         self._disk = DiskReader(root)
         self._root = str(self._disk.root)
         self._files: dict[str, tuple[tuple[int, int, int, int], FileContent]] = {}
+        self._dirs: dict[str, tuple[int, int, int, int]] = {}
 
     def read(self, path: str) -> FileContent:
         rel = normalize_relpath(path)
         full = os.path.join(self._root, rel)
         try:
             st = os.lstat(full)
+        except FileNotFoundError:
+            self._files.pop(rel, None)
+            return self._missing(rel, full)
         except OSError:
             self._files.pop(rel, None)
             return self._disk.read(rel)
@@ -147,14 +152,50 @@ class CachedDiskReader:
         if hit is not None and hit[0] == key and stat.S_ISREG(st.st_mode):
             return hit[1]
         content = self._disk.read(rel)
-        if content.ok and stat.S_ISREG(st.st_mode) and os.path.realpath(full) == full:
+        if content.ok and stat.S_ISREG(st.st_mode) and _settled(st) and os.path.realpath(full) == full:
             self._files[rel] = (key, content)
         else:
             self._files.pop(rel, None)
         return content
 
+    def _missing(self, rel: str, full: str) -> FileContent:
+        """A file that does not exist, answered from the cache while its folder is unchanged
+        (a real folder, same inode and mtime: nothing was added to or removed from it)."""
+        parent = os.path.dirname(full)
+        try:
+            pst = os.lstat(parent)
+        except OSError:
+            return self._disk.read(rel)
+        key = (pst.st_ino, pst.st_size, pst.st_mtime_ns, pst.st_ctime_ns)
+        if stat.S_ISDIR(pst.st_mode) and self._dirs.get(parent) == key:
+            return FileContent(rel, ReadStatus.MISSING)
+        content = self._disk.read(rel)
+        real_dir = stat.S_ISDIR(pst.st_mode) and os.path.realpath(parent) == parent
+        if content.status is ReadStatus.MISSING and real_dir and _settled(pst):
+            self._dirs[parent] = key
+        return content
+
     def list_dir(self, path: str) -> list[DirEntry] | None:
         return self._disk.list_dir(path)
+
+    def forget(self, rel: str | None = None) -> None:
+        """Drop the cached file ``rel`` (everything when ``None``): a watcher saw it change."""
+        if rel is None:
+            self._files.clear()
+            self._dirs.clear()
+            return
+        rel = normalize_relpath(rel)
+        self._files.pop(rel, None)
+        self._dirs.pop(os.path.dirname(os.path.join(self._root, rel)), None)
+
+
+#: A file modified this recently may change again within the file system's timestamp
+#: granularity without its metadata changing (git's "racily clean" problem): not cached yet.
+_RACY_NS = 2_000_000_000
+
+
+def _settled(st: os.stat_result) -> bool:
+    return time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS
 
 
 def _real(path: str) -> str:
@@ -207,6 +248,12 @@ class Session:
     def forget_roots(self) -> None:
         """Drop cached root lookups (a specs/ or .gemstack/ folder may have appeared)."""
         self._root_cache.clear()
+
+    def forget_file(self, root: str, rel: str) -> None:
+        """A watcher reported a change: never serve that file from the cache again."""
+        disk = self._disk.get(root)
+        if disk is not None:
+            disk.forget(rel)
 
     # --- settings ----------------------------------------------------------------------
 

@@ -177,7 +177,7 @@ def edit_latency(root: Path, rel: str, edits: int = EDITS) -> tuple[list[float],
 def synthetic_spec(lines: int) -> str:
     """A spec of about ``lines`` lines: the seed's blocks, then numbered requirement paragraphs."""
     seed = (FIXTURE / SEED_SPEC).read_text("utf-8")
-    filler = []
+    filler: list[str] = []
     n = seed.count("\n")
     i = 0
     while n + len(filler) < lines:

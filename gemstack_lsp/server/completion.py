@@ -376,6 +376,8 @@ def _json_candidates(
     binding: bool = False,
 ) -> list[Candidate]:
     token = _token(text, offset, region.start, region.end)
+    # Clients filter by the text the edit replaces: a typed quote belongs to it.
+    quoted = token.start < token.end and text[token.start] == '"'
     prefix_result = parse_json(text[region.start : token.start], region.start)
     loc = locate(prefix_result.value, token.start)
     if prefix_result.value is None:
@@ -404,7 +406,7 @@ def _json_candidates(
                     insert,
                     detail=("required" if name in required else "optional"),
                     documentation=_describe(sub),
-                    filter=f'"{name}"',
+                    filter=f'"{name}"' if quoted else name,
                 )
             )
         return out
@@ -430,15 +432,15 @@ def _json_candidates(
                 text_value,
                 detail=_schema_title(schemas),
                 documentation=_describe(schemas[0]) if schemas else None,
-                filter=text_value,
+                filter=text_value if quoted else text_value.strip('"'),
             )
         )
     for ident, detail in _dynamic_ids(block_kind, path, facts, feature, text, region, binding):
-        quoted = json.dumps(ident)
-        if quoted in seen:
+        literal = json.dumps(ident)
+        if literal in seen:
             continue
-        seen.add(quoted)
-        out.append(Candidate(ident, "id", token, quoted, detail=detail, filter=quoted))
+        seen.add(literal)
+        out.append(Candidate(ident, "id", token, literal, detail=detail, filter=literal if quoted else ident))
     return out
 
 

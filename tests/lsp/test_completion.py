@@ -330,3 +330,19 @@ def test_features_never_fail_on_text_being_typed(
             assert 0 <= sub.selection.start <= sub.selection.end <= len(text)
     occ = occurrence_at(rel, text, offset)
     assert occ is None or occ.span.start <= offset <= occ.span.end
+
+
+def test_filter_text_matches_what_the_edit_replaces() -> None:
+    for text, label, expected in (
+        ('```gemstack-closure-gates\n[{"id": "g", "scr‸', "script", '"script"'),
+        ('```gemstack-closure-gates\n[{"id": "g", scr‸', "script", "script"),
+        ('```gemstack-closure-gates\n[{"id": "g", "requirement": "RE‸', "REQUIRED", '"REQUIRED"'),
+        ('```gemstack-closure-gates\n[{"id": "g", "requirement": RE‸', "REQUIRED", "REQUIRED"),
+    ):
+        offset = text.index(CURSOR)
+        clean = text.replace(CURSOR, "", 1)
+        found = {c.label: c for c in complete(P, clean, offset, FACTS)}
+        c = found[label]
+        replaced = clean[c.span.start : c.span.end]
+        assert c.filter == expected
+        assert (c.filter or "").startswith(replaced)

@@ -34,6 +34,10 @@ class DiskReader:
         except (OSError, RuntimeError) as exc:  # symlink loops
             return path, FileContent(rel, ReadStatus.ERROR, detail=str(exc))
         if real != self.root and self.root not in real.parents:
+            # A file that is not there is missing, wherever its folder points; only an
+            # existing target outside the repository is refused (and never read).
+            if not os.path.lexists(real):
+                return path, FileContent(rel, ReadStatus.MISSING)
             return path, FileContent(rel, ReadStatus.SYMLINK_OUTSIDE, detail=f"resolves to {real}")
         return real, None
 
@@ -44,7 +48,7 @@ class DiskReader:
             return refusal
         try:
             fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # a path beneath a file is missing too
             return FileContent(rel, ReadStatus.MISSING)
         except IsADirectoryError:
             return FileContent(rel, ReadStatus.NOT_A_FILE, detail="is a directory")

@@ -104,7 +104,8 @@ class JsonObject:
     pending_key: JsonString | None = None
 
     def to_python(self) -> dict[str, Any]:
-        return {m.key.value: m.value.to_python() for m in self.members}
+        result: dict[str, Any] = _to_python(self)
+        return result
 
     def get(self, key: str) -> JsonNode | None:
         """The value of ``key`` (the last one when the key repeats, as ``JSON.parse`` keeps it)."""
@@ -134,10 +135,42 @@ class JsonArray:
     complete: bool = True
 
     def to_python(self) -> list[Any]:
-        return [i.to_python() for i in self.items]
+        result: list[Any] = _to_python(self)
+        return result
 
 
 JsonNode: TypeAlias = JsonObject | JsonArray | JsonString | JsonNumber | JsonBool | JsonNull
+
+
+_MAX_EXACT_INT_DIGITS = 400
+
+
+def _to_python(root: JsonObject | JsonArray) -> Any:
+    """Plain Python values for a container, without recursion (nesting depth is unbounded).
+
+    Objects keep the last value of a repeated key, as ``JSON.parse`` does.
+    """
+    out: dict[str, Any] | list[Any] = {} if isinstance(root, JsonObject) else []
+    stack: list[tuple[JsonObject | JsonArray, dict[str, Any] | list[Any]]] = [(root, out)]
+    while stack:
+        node, target = stack.pop()
+        pairs: list[tuple[str | None, JsonNode]] = (
+            [(m.key.value, m.value) for m in node.members]
+            if isinstance(node, JsonObject)
+            else [(None, item) for item in node.items]
+        )
+        for key, child in pairs:
+            value: Any
+            if isinstance(child, JsonObject | JsonArray):
+                value = {} if isinstance(child, JsonObject) else []
+                stack.append((child, value))
+            else:
+                value = child.to_python()
+            if isinstance(target, dict):
+                target[key or ""] = value
+            else:
+                target.append(value)
+    return out
 
 
 @dataclass(frozen=True)
@@ -235,6 +268,7 @@ class _Parser:
             self.span: Callable[[int, int], Span] = lambda s, e: Span(base + s, base + e)
         else:
             fn = offsets
+
             def mapped(s: int, e: int) -> Span:
                 start = fn(s)
                 return Span(start, max(start, fn(e)))
@@ -267,7 +301,10 @@ class _Parser:
             if m is None:
                 raise self.unexpected(i, "a value")
             raw = m.group(0)
-            value: int | float = float(raw) if m.group(1) or m.group(2) else int(raw)
+            # JSON numbers are doubles in JavaScript; integers stay exact while Python can parse
+            # them (a few hundred digits is already beyond any double).
+            exact = not (m.group(1) or m.group(2)) and len(raw) <= _MAX_EXACT_INT_DIGITS
+            value: int | float = int(raw) if exact else float(raw)
             return JsonNumber(value, raw, self.span(i, m.end())), m.end()
         for word, node_value in (("true", True), ("false", False)):
             if text.startswith(word, i):

@@ -163,35 +163,22 @@ class ReferenceMismatch:
 # Lines
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 @functools.lru_cache(maxsize=32)
 def _lines(text: str) -> tuple[tuple[int, int], ...]:
-    """(start, end) of every line; a line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``."""
+    """(start, end) of every line; a line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``.
+
+    One regular-expression pass: linear whatever mix of line endings the text has.
+    """
     out: list[tuple[int, int]] = []
-    n = len(text)
     i = 0
-    if "\r" not in text:
-        while True:
-            j = text.find("\n", i)
-            if j < 0:
-                if i < n or not out:
-                    out.append((i, n))
-                break
-            out.append((i, j))
-            i = j + 1
-        return tuple(out)
-    while True:
-        j = text.find("\n", i)
-        k = text.find("\r", i)
-        if j < 0 and k < 0:
-            if i < n or not out:
-                out.append((i, n))
-            break
-        if k >= 0 and (j < 0 or k < j):
-            out.append((i, k))
-            i = k + 2 if k + 1 < n and text[k + 1] == "\n" else k + 1
-        else:
-            out.append((i, j))
-            i = j + 1
+    for m in _LINE_BREAK.finditer(text):
+        out.append((i, m.start()))
+        i = m.end()
+    if i < len(text) or not out:
+        out.append((i, len(text)))
     return tuple(out)
 
 
@@ -318,8 +305,13 @@ class _OpenFence:
     body_len: int = 0
 
 
+# The language word of an info string ends at any JavaScript whitespace (markdown-it and
+# commonmark.js split on ``\s``), so a no-break space after the kind still names the kind.
+_INFO_WORD_END = re.compile("[\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]")
+
+
 def _kind_of(info: str) -> str | None:
-    first = re.split(r"[ \t]", info, maxsplit=1)[0]
+    first = _INFO_WORD_END.split(info, maxsplit=1)[0]
     return first if first in BLOCK_KINDS else None
 
 
@@ -658,9 +650,7 @@ def _issue(fence: Fence, text: str, refs: tuple[ReferenceBlock, ...]) -> str | N
     if not fence.terminated:
         if ref is None:
             return "it is unterminated, and the reference drops an unterminated block"
-        return (
-            f"it is unterminated, and the reference would close it at line {ref.close_line + 1} instead"
-        )
+        return f"it is unterminated, and the reference would close it at line {ref.close_line + 1} instead"
     assert fence.close_span is not None
     close_text = text[fence.close_span.start : fence.close_span.end]
     if close_text.strip(" \t") != close_text.rstrip(JS_WHITESPACE).strip(" \t"):
@@ -737,10 +727,7 @@ def reference_only_blocks(text: str) -> tuple[ReferenceMismatch, ...]:
                     None,
                 )
                 if outer is not None:
-                    why = (
-                        "in Markdown this line is content of the code block opened on line "
-                        f"{outer.open_line + 1}"
-                    )
+                    why = f"in Markdown this line is content of the code block opened on line {outer.open_line + 1}"
                 else:
                     why = "in Markdown this line does not open a code block here"
             out.append(

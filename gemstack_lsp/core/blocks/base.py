@@ -274,7 +274,10 @@ def js_number(value: int | float) -> str:
     if isinstance(value, int):
         if abs(value) < 10**21:
             return str(value)
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # beyond a double, JavaScript has already made it Infinity
+            return "Infinity" if value > 0 else "-Infinity"
     if value != value:
         return "NaN"
     if value in (float("inf"), float("-inf")):

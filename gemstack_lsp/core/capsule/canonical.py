@@ -290,8 +290,15 @@ def _reject_constant(name: str) -> JsonValue:
 
 
 def parse_json(text: str) -> JsonValue:
-    """Strict JSON as ``JSON.parse`` accepts it (no NaN or Infinity); raises ``ValueError``."""
-    return json.loads(text, parse_constant=_reject_constant)
+    """Strict JSON as ``JSON.parse`` accepts it (no NaN or Infinity); raises ``ValueError``.
+
+    Nesting deeper than Python's decoder can follow is refused as a ``ValueError`` too, so a
+    hostile document becomes a parse finding rather than a crash.
+    """
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("JSON nesting is too deep to read") from None
 
 
 # JavaScript's whitespace for trim() and \s (differs from Python's str.strip()).

@@ -198,6 +198,11 @@ def _settled(st: os.stat_result) -> bool:
     return time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS
 
 
+def _analysis_key(settings: Settings) -> tuple[object, ...]:
+    """The settings that change what analysis reports (the others need no new analysis)."""
+    return (settings.diagnostics, settings.environment, settings.max_ledger_age_days)
+
+
 def _real(path: str) -> str:
     return os.path.realpath(path)
 
@@ -258,15 +263,16 @@ class Session:
     # --- settings ----------------------------------------------------------------------
 
     def set_default_settings(self, settings: Settings) -> None:
-        changed = settings != self.default_settings
+        changed = _analysis_key(settings) != _analysis_key(self.default_settings)
         self.default_settings = settings
         if changed and self.on_settings_changed is not None:
             self.on_settings_changed(None)
 
     def set_folder_settings(self, folder_uri: str, settings: Settings) -> None:
         """Settings for one workspace folder (from ``workspace/configuration``); the folder's
-        repositories are analysed again when they changed."""
-        changed = self._folder_settings.get(folder_uri, self.default_settings) != settings
+        repositories are analysed again when a setting that analysis uses changed."""
+        previous = self._folder_settings.get(folder_uri, self.default_settings)
+        changed = _analysis_key(previous) != _analysis_key(settings)
         self._folder_settings[folder_uri] = settings
         if changed and self.on_settings_changed is not None:
             self.on_settings_changed(folder_uri)

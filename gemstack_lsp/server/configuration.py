@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,9 +34,9 @@ from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.server.convert import path_to_uri
 from gemstack_lsp.server.settings import (
     PROJECT_FILE,
+    PYPROJECT_FILE,
     ProjectFile,
     Settings,
-    is_project_file,
     python_log_level,
     read_project_file,
     resolve_settings,
@@ -189,13 +190,36 @@ def _folder_uris(server: Any) -> list[str]:
     return uris
 
 
+def _project_root(server: Any, folder: str) -> str:
+    """Where a folder's project file lives: the Gemstack repository holding the folder (the
+    folder itself when it is one), else the one repository directly inside it, else the folder."""
+    session = getattr(server, "session", None)
+    if session is None:
+        return folder
+    try:
+        above = session.root_of(os.path.join(folder, "."))
+        if above is not None:
+            return str(above)
+        inside = [
+            os.path.join(folder, name)
+            for name in sorted(os.listdir(folder))
+            if os.path.isdir(os.path.join(folder, name, "specs"))
+            or os.path.isdir(os.path.join(folder, name, ".gemstack"))
+        ]
+        if len(inside) == 1:
+            return inside[0]
+    except OSError:
+        pass
+    return folder
+
+
 def _reader_for(server: Any, folder_uri: str) -> Reader | None:
     session = getattr(server, "session", None)
     path = session.folders.get(folder_uri) if session is not None else None
     path = path or _uri_path(folder_uri)
     if path is None:
         return None
-    return DiskReader(path)
+    return DiskReader(_project_root(server, path))
 
 
 def _apply_to_session(server: Any, folder_uri: str | None, settings: Settings) -> None:
@@ -422,18 +446,29 @@ async def folders_changed(server: Any, added: Sequence[str], removed: Sequence[s
 async def project_file_changed(server: Any, uri: str) -> bool:
     """A file changed on disk: when it is a folder's project file, re-read it and apply.
 
-    Returns whether ``uri`` was a project file (so the caller need not look further).
+    Returns whether ``uri`` was some folder's project file.
     """
+    changed = _uri_path(uri)
+    if changed is None or os.path.basename(changed) not in (
+        os.path.basename(PROJECT_FILE),
+        os.path.basename(PYPROJECT_FILE),
+    ):
+        return False
+    changed = os.path.join(os.path.realpath(os.path.dirname(changed)), os.path.basename(changed))
     config = configuration_of(server)
-    folder = folder_of(uri, config.folders)
-    if folder is None:
-        return False
-    rel = _norm(uri)[len(_norm(folder)) + 1 :]
-    if not is_project_file(rel):
-        return False
-    config.reload_project(folder, _reader_for(server, folder))
-    apply(server, [folder])
-    return True
+    hit: list[str] = []
+    for folder in config.folders:
+        session = getattr(server, "session", None)
+        path = (session.folders.get(folder) if session is not None else None) or _uri_path(folder)
+        if path is None:
+            continue
+        root = os.path.realpath(_project_root(server, path))
+        if changed in (os.path.join(root, PROJECT_FILE), os.path.join(root, PYPROJECT_FILE)):
+            config.reload_project(folder, _reader_for(server, folder))
+            hit.append(folder)
+    if hit:
+        apply(server, hit)
+    return bool(hit)
 
 
 def _reanalyse(server: Any) -> None:

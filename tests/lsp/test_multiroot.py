@@ -227,3 +227,30 @@ async def test_a_folder_added_later_is_configured(client_kind: str, tmp_path: Pa
         sb = await eventually(lambda: settings_of(h, b / "specs"), lambda s: s["environment"] == "staging")
         assert sb["environment"] == "staging"
         assert (await settings_of(h, a / "specs"))["environment"] == "development"
+
+
+async def test_project_file_of_the_repository_holding_or_inside_a_folder(client_kind: str, tmp_path: Path) -> None:
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    repo = copy_repo(outer / "repo")
+    (repo / ".gemstack" / "lsp.toml").write_text('environment = "staging"\n', "utf-8")
+    other = copy_repo(tmp_path / "other")
+    (other / ".gemstack" / "lsp.toml").write_text('environment = "ci"\n', "utf-8")
+    # One folder contains the repository, the other lies inside a repository.
+    folders = [outer.resolve(), (other / "specs").resolve()]
+    async with start_workspace(client_kind, folders) as h:
+        s_outer = await eventually(lambda: settings_of(h, repo / "specs"), lambda s: s["environment"] == "staging")
+        s_inner = await eventually(lambda: settings_of(h, other / "specs" / "x.md"), lambda s: s["environment"] == "ci")
+        assert (s_outer["environment"], s_inner["environment"]) == ("staging", "ci")
+        # A change to the repository's project file is applied to the folder that holds it.
+        (repo / ".gemstack" / "lsp.toml").write_text('environment = "production"\n', "utf-8")
+        h.client.workspace_did_change_watched_files(
+            lsp.DidChangeWatchedFilesParams(
+                changes=[
+                    lsp.FileEvent(uri=path_to_uri(repo / ".gemstack" / "lsp.toml"), type=lsp.FileChangeType.Changed)
+                ]
+            )
+        )
+        s = await eventually(lambda: settings_of(h, repo / "specs"), lambda s: s["environment"] == "production")
+        assert s["environment"] == "production"
+        assert (await settings_of(h, other / "specs" / "x.md"))["environment"] == "ci"

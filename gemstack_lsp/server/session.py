@@ -125,9 +125,11 @@ class CachedDiskReader:
     """A ``DiskReader`` that remembers the bytes of plain files between analyses.
 
     A cached file is served again only while ``lstat`` says it is the same regular file
-    (inode, size, mtime, ctime), and only files whose path involves no symlink are cached, so
-    every refusal ``DiskReader`` makes (a link leaving the repository, a directory, a file too
-    large) is still made on each read. Keystrokes then cost no disk reads for unchanged files.
+    (inode, size, mtime, ctime) and every folder on its path is still a real folder; only
+    files whose path involves no symlink are cached, and never one modified in the last two
+    seconds. So every refusal ``DiskReader`` makes (a link leaving the repository, a
+    directory, a file too large) is still made on each read, and keystrokes cost no disk
+    reads for unchanged files.
     """
 
     def __init__(self, root: str) -> None:
@@ -149,7 +151,7 @@ class CachedDiskReader:
             return self._disk.read(rel)
         key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         hit = self._files.get(rel)
-        if hit is not None and hit[0] == key and stat.S_ISREG(st.st_mode):
+        if hit is not None and hit[0] == key and stat.S_ISREG(st.st_mode) and self._plain_dirs(rel):
             return hit[1]
         content = self._disk.read(rel)
         if content.ok and stat.S_ISREG(st.st_mode) and _settled(st) and os.path.realpath(full) == full:
@@ -157,6 +159,20 @@ class CachedDiskReader:
         else:
             self._files.pop(rel, None)
         return content
+
+    def _plain_dirs(self, rel: str) -> bool:
+        """True when every folder between the root and ``rel`` is a real folder, not a link
+        (a folder swapped for a link keeps the files' inodes, so their metadata cannot tell)."""
+        parts = rel.split("/")[:-1]
+        path = self._root
+        for part in parts:
+            path = os.path.join(path, part)
+            try:
+                if not stat.S_ISDIR(os.lstat(path).st_mode):
+                    return False
+            except OSError:
+                return False
+        return True
 
     def _missing(self, rel: str, full: str) -> FileContent:
         """A file that does not exist, answered from the cache while its folder is unchanged
@@ -167,7 +183,7 @@ class CachedDiskReader:
         except OSError:
             return self._disk.read(rel)
         key = (pst.st_ino, pst.st_size, pst.st_mtime_ns, pst.st_ctime_ns)
-        if stat.S_ISDIR(pst.st_mode) and self._dirs.get(parent) == key:
+        if stat.S_ISDIR(pst.st_mode) and self._dirs.get(parent) == key and self._plain_dirs(rel):
             return FileContent(rel, ReadStatus.MISSING)
         content = self._disk.read(rel)
         real_dir = stat.S_ISDIR(pst.st_mode) and os.path.realpath(parent) == parent

@@ -209,3 +209,17 @@ async def test_finding_code_hover_outside_any_repository(make_client: MakeClient
     )
     assert result is not None and "**CONTEXT_CAPSULE_STALE**" in result.contents.value
     assert h.text_range(rel, result.range) == "CONTEXT_CAPSULE_STALE"
+
+
+def test_contract_hover_says_the_capsule_holds_it(reference: GemstackRepo) -> None:
+    import datetime as dt
+
+    from gemstack_lsp.core.capsule.generate import generate_capsule
+    from gemstack_lsp.core.reader import OverlayReader
+
+    result = generate_capsule(reference, "specs/009-context-capsule", dt.datetime(2026, 12, 2, tzinfo=dt.UTC))
+    assert result.data is not None
+    overlay = OverlayReader(reference.reader, {result.path: result.data.decode("utf-8")})
+    repo = GemstackRepo(reference.root, overlay)
+    (section,) = [s for s in hover_markdown(_ctx(repo, SPEC_009, '"zero-dependency-core"')) if "contract" in s]
+    assert "context capsule: holds it" in section

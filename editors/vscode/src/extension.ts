@@ -39,10 +39,16 @@ const WATCHED = "**/{specs/**/*.md,context-capsule.json,cost-ledger.json,.gemsta
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
 
+// Only the values the user set (folder, then workspace, then user settings): defaults stay
+// with the server, so a repository's .gemstack/lsp.toml is not overridden by package.json's.
 function serverSettings(scope?: vscode.ConfigurationScope): Record<string, unknown> {
   const config = vscode.workspace.getConfiguration("gemstack", scope);
   const settings: Record<string, unknown> = {};
-  for (const key of SERVER_SETTING_KEYS) settings[key] = config.get(key);
+  for (const key of SERVER_SETTING_KEYS) {
+    const seen = config.inspect(key);
+    const value = seen?.workspaceFolderValue ?? seen?.workspaceValue ?? seen?.globalValue;
+    if (value !== undefined) settings[key] = value;
+  }
   return settings;
 }
 

@@ -38,7 +38,7 @@ def test_multiple_blocks_reported_on_the_second_fence_line() -> None:
 
 
 def test_syntax_error_on_the_offending_token_with_the_reference_prefix() -> None:
-    text = "```gemstack-contracts\n[\n  {\"id\": \"a\",},\n]\n```\n"
+    text = '```gemstack-contracts\n[\n  {"id": "a",},\n]\n```\n'
     src = read_block("spec.md", text, INFO)
     (f,) = src.findings
     assert f.message.startswith("Malformed JSON in gemstack-contracts block: ")
@@ -55,7 +55,7 @@ def test_empty_block_points_at_the_closing_fence() -> None:
 
 
 def test_spans_inside_a_blockquote_map_to_the_document() -> None:
-    text = "> ```gemstack-contracts\n> [\n>   {\"id\": \"≠\"}\n> ]\n> ```\n"
+    text = '> ```gemstack-contracts\n> [\n>   {"id": "≠"}\n> ]\n> ```\n'
     src = read_block("spec.md", text, INFO)
     assert src.parsed
     node = node_at(src.root, [0, "id"])
@@ -93,8 +93,18 @@ def test_schema_issue_on_the_narrowest_node() -> None:
 
 @pytest.mark.parametrize(
     "text, rendered",
-    [('"s"', "s"), ("1", "1"), ("1.5", "1.5"), ("1e21", "1e+21"), ("2.0", "2"), ("true", "true"),
-     ("null", "null"), ("[1, null, [2, 3]]", "1,,2,3"), ("{}", "[object Object]"), ("1e-7", "1e-7")],
+    [
+        ('"s"', "s"),
+        ("1", "1"),
+        ("1.5", "1.5"),
+        ("1e21", "1e+21"),
+        ("2.0", "2"),
+        ("true", "true"),
+        ("null", "null"),
+        ("[1, null, [2, 3]]", "1,,2,3"),
+        ("{}", "[object Object]"),
+        ("1e-7", "1e-7"),
+    ],
 )
 def test_js_string(text: str, rendered: str) -> None:
     assert js_string(parse_json(text).value) == rendered

@@ -14,14 +14,48 @@ from gemstack_lsp.core.markdown import JS_WHITESPACE, reference_blocks, referenc
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-KINDS = ["gemstack-contracts", "gemstack-test-matrix", "gemstack-test-bindings", "gemstack-closure-gates",
-         "gemstack-billable-actions", "gemstack-capabilities", "json", ""]
+KINDS = [
+    "gemstack-contracts",
+    "gemstack-test-matrix",
+    "gemstack-test-bindings",
+    "gemstack-closure-gates",
+    "gemstack-billable-actions",
+    "gemstack-capabilities",
+    "json",
+    "",
+]
 
 markdown_line = st.one_of(
-    st.sampled_from(["```", "~~~", "````", "    ```", "> ```", "- ```", "1. ", "> ", "   ~~~ x", "", " ", "\t```",
-                     "<!--", "-->", "<div>", "# h", "---", "* * *", "[", "]", "{", "}", "  - a"]),
-    st.builds(lambda p, k: p + k, st.sampled_from(["```", "~~~", " ```", "> ```", "- ```", "````"]),
-              st.sampled_from(KINDS)),
+    st.sampled_from(
+        [
+            "```",
+            "~~~",
+            "````",
+            "    ```",
+            "> ```",
+            "- ```",
+            "1. ",
+            "> ",
+            "   ~~~ x",
+            "",
+            " ",
+            "\t```",
+            "<!--",
+            "-->",
+            "<div>",
+            "# h",
+            "---",
+            "* * *",
+            "[",
+            "]",
+            "{",
+            "}",
+            "  - a",
+        ]
+    ),
+    st.builds(
+        lambda p, k: p + k, st.sampled_from(["```", "~~~", " ```", "> ```", "- ```", "````"]), st.sampled_from(KINDS)
+    ),
     st.text(alphabet=st.characters(codec="utf-8"), max_size=20),
 )
 markdown = st.builds(
@@ -31,8 +65,35 @@ markdown = st.builds(
 )
 
 json_token = st.sampled_from(
-    ['{', '}', '[', ']', ',', ':', '"a"', '"≠"', '"😀"', '"\\u00e9"', '"\\x"', '1', '-0.5e3', 'true', 'null',
-     'NaN', "'q'", '//', '/*', ' ', '\n', '\t', '"', '\\', '01', '-', '"\x01"']
+    [
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        '"a"',
+        '"≠"',
+        '"😀"',
+        '"\\u00e9"',
+        '"\\x"',
+        "1",
+        "-0.5e3",
+        "true",
+        "null",
+        "NaN",
+        "'q'",
+        "//",
+        "/*",
+        " ",
+        "\n",
+        "\t",
+        '"',
+        "\\",
+        "01",
+        "-",
+        '"\x01"',
+    ]
 )
 json_ish = st.one_of(
     st.builds("".join, st.lists(json_token, max_size=40)),
@@ -40,7 +101,7 @@ json_ish = st.one_of(
 )
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
     max_leaves=20,
 )

@@ -120,18 +120,12 @@ def blocks_of(path: str, text: str) -> DocumentBlocks:
         fences=fences,
         contracts=_guarded("gemstack-contracts", path, parse_contracts, text, of("gemstack-contracts")),
         test_matrix=_guarded("gemstack-test-matrix", path, parse_test_matrix, text, of("gemstack-test-matrix")),
-        test_bindings=_guarded(
-            "gemstack-test-bindings", path, parse_test_bindings, text, of("gemstack-test-bindings")
-        ),
-        closure_gates=_guarded(
-            "gemstack-closure-gates", path, parse_closure_gates, text, of("gemstack-closure-gates")
-        ),
+        test_bindings=_guarded("gemstack-test-bindings", path, parse_test_bindings, text, of("gemstack-test-bindings")),
+        closure_gates=_guarded("gemstack-closure-gates", path, parse_closure_gates, text, of("gemstack-closure-gates")),
         billable_actions=_guarded(
             "gemstack-billable-actions", path, parse_billable_actions, text, of("gemstack-billable-actions")
         ),
-        capabilities=_guarded(
-            "gemstack-capabilities", path, parse_capabilities, text, of("gemstack-capabilities")
-        ),
+        capabilities=_guarded("gemstack-capabilities", path, parse_capabilities, text, of("gemstack-capabilities")),
         fence_findings=fence_findings(path, text),
     )
 

@@ -99,9 +99,7 @@ def _is_array_index(k: str) -> bool:
     return k.isascii() and k.isdigit() and (k == "0" or not k.startswith("0")) and int(k) < 2**32 - 1
 
 
-def _check_item(
-    src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]
-) -> TestMatrixEntry | None:
+def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> TestMatrixEntry | None:
     def bad(message: str, at: JsonNode | JsonString | Span | None, code: str = "TEST_MATRIX_INVALID_SHAPE") -> None:
         out.append(src.finding(code, message, at or item, subject=subject))
 

@@ -231,8 +231,6 @@ def workspace(root: Path) -> tuple[float, int, int]:
     return settled, files, rss
 
 
-
-
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)

@@ -109,9 +109,7 @@ async def progress(server: GemstackServer, title: str) -> AsyncIterator[Any]:
 
     def report(message: str, percentage: int) -> None:
         if token is not None:
-            server.work_done_progress.report(
-                token, lsp.WorkDoneProgressReport(message=message, percentage=percentage)
-            )
+            server.work_done_progress.report(token, lsp.WorkDoneProgressReport(message=message, percentage=percentage))
 
     try:
         yield report

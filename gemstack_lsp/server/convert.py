@@ -121,9 +121,7 @@ def offset_in(text: str, position: lsp.Position, encoding: Encoding) -> int:
     return start + SourceText(text[start:end]).offset(Position(0, position.character), encoding)
 
 
-def apply_changes(
-    text: str, changes: Iterable[lsp.TextDocumentContentChangeEvent], encoding: Encoding
-) -> str:
+def apply_changes(text: str, changes: Iterable[lsp.TextDocumentContentChangeEvent], encoding: Encoding) -> str:
     """Apply incremental (ranged) or full content changes, in order, to a buffer's text."""
     for change in changes:
         if isinstance(change, lsp.TextDocumentContentChangePartial):

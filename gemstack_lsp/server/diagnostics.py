@@ -237,7 +237,8 @@ class Diagnostics:
                 log.exception("diagnostics listener failed")
         if self.pull:
             changed = {
-                uri for uri in set(old) | set(result.reports)
+                uri
+                for uri in set(old) | set(result.reports)
                 if (old[uri].result_id if uri in old else None)
                 != (result.reports[uri].result_id if uri in result.reports else None)
             }
@@ -305,9 +306,7 @@ class Diagnostics:
         rid = report.result_id if report else "none"
         if params.previous_result_id == rid:
             return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
-        return lsp.RelatedFullDocumentDiagnosticReport(
-            items=list(report.diagnostics) if report else [], result_id=rid
-        )
+        return lsp.RelatedFullDocumentDiagnosticReport(items=list(report.diagnostics) if report else [], result_id=rid)
 
     async def workspace_report(self, params: lsp.WorkspaceDiagnosticParams) -> lsp.WorkspaceDiagnosticReport:
         previous = {p.uri: p.value for p in params.previous_result_ids}

@@ -167,8 +167,10 @@ def test_section(ctx: HoverContext) -> str | None:
     plan = _blocks(ctx.repo, ctx.feature.plan)
     bindings = [b for b in plan.test_bindings.items if b.test_id == ctx.word] if plan else []
     if bindings:
-        lines += ["", "Bound to: " + ", ".join(f"`{b.file}` ({b.runner})" if b.runner else f"`{b.file}`"
-                                               for b in bindings)]
+        lines += [
+            "",
+            "Bound to: " + ", ".join(f"`{b.file}` ({b.runner})" if b.runner else f"`{b.file}`" for b in bindings),
+        ]
     else:
         lines += ["", "No test binding in plan.md."]
     tasks = _tasks_naming(ctx.repo, ctx.feature, ctx.word)

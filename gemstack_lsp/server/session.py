@@ -49,8 +49,11 @@ def is_plan_path(rel: str) -> bool:
     """A gitnexus plan file (``docs/plans/*gitnexus-plan*.md``) for the safe plan writer."""
     parts = PurePosixPath(rel).parts
     return (
-        len(parts) == 3 and parts[0] == "docs" and parts[1] == "plans"
-        and "gitnexus-plan" in parts[2] and parts[2].endswith(".md")
+        len(parts) == 3
+        and parts[0] == "docs"
+        and parts[1] == "plans"
+        and "gitnexus-plan" in parts[2]
+        and parts[2].endswith(".md")
     )
 
 
@@ -112,7 +115,9 @@ class ClientFeatures:
             apply_edit=bool(ws and ws.apply_edit),
             document_changes=bool(wse and wse.document_changes),
             create_files=bool(
-                wse and wse.document_changes and wse.resource_operations
+                wse
+                and wse.document_changes
+                and wse.resource_operations
                 and lsp.ResourceOperationKind.Create in wse.resource_operations
             ),
             code_action_literals=bool(td and td.code_action and td.code_action.code_action_literal_support),
@@ -328,9 +333,7 @@ class Session:
                 root = self._root_cache[directory]
                 break
             seen.append(directory)
-            if os.path.isdir(os.path.join(directory, SPECS_DIR)) or os.path.isdir(
-                os.path.join(directory, ".gemstack")
-            ):
+            if os.path.isdir(os.path.join(directory, SPECS_DIR)) or os.path.isdir(os.path.join(directory, ".gemstack")):
                 root = directory
                 break
             parent = os.path.dirname(directory)

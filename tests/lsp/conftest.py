@@ -253,9 +253,7 @@ async def make_client() -> AsyncIterator[MakeClient]:
         tweak: Callable[[lsp.ClientCapabilities], None] | None = None,
     ) -> Harness:
         client = LanguageClient(converter_factory=default_converter)
-        register_lsp_features(
-            client, {m: f for m, f in DEFAULT_CLIENT_FEATURES.items() if m not in _OWN_HANDLERS}
-        )
+        register_lsp_features(client, {m: f for m, f in DEFAULT_CLIENT_FEATURES.items() if m not in _OWN_HANDLERS})
         harness = Harness(client, root, kind)
         _install_handlers(harness)
         env = dict(os.environ)

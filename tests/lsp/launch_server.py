@@ -29,8 +29,19 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         )
         if writes and path not in ("/dev/null",) and not isinstance(path, int):
             EVENTS.append(f"open-for-write {path!r} {mode!r} {flags!r}")
-    elif event in ("os.rename", "os.remove", "os.unlink", "os.mkdir", "os.rmdir", "os.symlink", "os.link",
-                   "os.truncate", "os.chmod", "shutil.copyfile", "shutil.rmtree"):
+    elif event in (
+        "os.rename",
+        "os.remove",
+        "os.unlink",
+        "os.mkdir",
+        "os.rmdir",
+        "os.symlink",
+        "os.link",
+        "os.truncate",
+        "os.chmod",
+        "shutil.copyfile",
+        "shutil.rmtree",
+    ):
         EVENTS.append(f"{event} {args!r}")
     elif event == "socket.__new__":
         family = args[1] if len(args) > 1 else None

@@ -26,8 +26,11 @@ def _command_of(action: Any) -> lsp.Command | None:
 
 
 async def _actions(h: Harness, rel: str, diagnostics: list[lsp.Diagnostic], only: list[str] | None = None) -> list[Any]:
-    r = diagnostics[0].range if diagnostics else lsp.Range(start=lsp.Position(line=0, character=0),
-                                                            end=lsp.Position(line=0, character=0))
+    r = (
+        diagnostics[0].range
+        if diagnostics
+        else lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0))
+    )
     result = await h.request(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
         lsp.CodeActionParams(
@@ -46,8 +49,9 @@ async def _execute(h: Harness, command: lsp.Command) -> Any:
     )
 
 
-async def test_regenerate_clears_and_spec_edit_makes_capsule_stale(make_client: MakeClient, gem_repo: Path,
-                                                                   client_kind: str) -> None:
+async def test_regenerate_clears_and_spec_edit_makes_capsule_stale(
+    make_client: MakeClient, gem_repo: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     h.open(SPEC)
     missing = [d for d in await h.diagnostics(SPEC) if d.code == "CONTEXT_CAPSULE_MISSING"]
@@ -78,8 +82,9 @@ async def test_regenerate_clears_and_spec_edit_makes_capsule_stale(make_client: 
 
 async def test_verify_command_shows_the_state(make_client: MakeClient, gem_repo: Path) -> None:
     h = await make_client("vscode", gem_repo, fake=False)
-    result = await _execute(h, lsp.Command(title="v", command="gemstack.verifyCapsule",
-                                           arguments=["specs/009-context-capsule"]))
+    result = await _execute(
+        h, lsp.Command(title="v", command="gemstack.verifyCapsule", arguments=["specs/009-context-capsule"])
+    )
     assert result["state"] == "MISSING"
     assert any("MISSING" in m.message for m in h.client.messages)
 
@@ -124,16 +129,25 @@ async def test_quick_fix_from_diagnostic_data(make_client: MakeClient, gem_repo:
     "argument",
     ["/etc", "file:///etc/passwd", "../../../../../../etc", "https://example.com/specs/x"],
 )
-async def test_commands_refuse_arguments_outside_the_workspace(make_client: MakeClient, gem_repo: Path,
-                                                               argument: str) -> None:
+async def test_commands_refuse_arguments_outside_the_workspace(
+    make_client: MakeClient, gem_repo: Path, argument: str
+) -> None:
     h = await make_client("vscode", gem_repo, fake=False)
     with pytest.raises(JsonRpcException) as caught:
         await _execute(h, lsp.Command(title="r", command="gemstack.regenerateCapsule", arguments=[argument]))
     assert "gemstack:" in str(caught.value)
     assert not (gem_repo / CAPSULE).exists()
     # The fix command refuses edits aimed outside the workspace as well.
-    bad_fix = {"title": "evil", "edits": [{"uri": "file:///etc/hosts", "range": {
-        "start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "newText": "x"}]}
+    bad_fix = {
+        "title": "evil",
+        "edits": [
+            {
+                "uri": "file:///etc/hosts",
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "newText": "x",
+            }
+        ],
+    }
     with pytest.raises(JsonRpcException, match="outside the workspace"):
         await _execute(h, lsp.Command(title="f", command="gemstack.applyFix", arguments=[bad_fix]))
     assert h.applied == []
@@ -143,6 +157,9 @@ async def test_executecommand_lists_every_command(make_client: MakeClient, gem_r
     h = await make_client("neovim", gem_repo, fake=False)
     assert h.capabilities is not None and h.capabilities.execute_command_provider is not None
     assert set(h.capabilities.execute_command_provider.commands) >= {
-        "gemstack.regenerateCapsule", "gemstack.verifyCapsule", "gemstack.checkWorkspace",
-        "gemstack.writePlan", "gemstack.applyFix",
+        "gemstack.regenerateCapsule",
+        "gemstack.verifyCapsule",
+        "gemstack.checkWorkspace",
+        "gemstack.writePlan",
+        "gemstack.applyFix",
     }

@@ -30,8 +30,9 @@ async def _open_with_marker(h: Harness) -> str:
     return h.open(SPEC, text + NON_ASCII)
 
 
-async def test_diagnostic_fields_and_exact_non_ascii_positions(make_client: MakeClient, gem_repo: Path,
-                                                               client_kind: str) -> None:
+async def test_diagnostic_fields_and_exact_non_ascii_positions(
+    make_client: MakeClient, gem_repo: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo)
     assert h.encoding == ("utf-8" if client_kind == "neovim" else "utf-16")
     await _open_with_marker(h)
@@ -60,8 +61,9 @@ async def test_edit_adds_and_clears_a_finding(make_client: MakeClient, gem_repo:
     assert _fake(await h.diagnostics(SPEC)) == []
 
 
-async def test_real_finding_capsule_missing_on_open_spec(make_client: MakeClient, gem_repo: Path,
-                                                         client_kind: str) -> None:
+async def test_real_finding_capsule_missing_on_open_spec(
+    make_client: MakeClient, gem_repo: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     h.open(SPEC)
     codes = [d.code for d in await h.diagnostics(SPEC)]
@@ -105,8 +107,7 @@ async def test_pull_and_push_are_exclusive(make_client: MakeClient, gem_repo: Pa
         assert {p.uri for p in h.pushes} >= {h.uri(SPEC), h.uri(PLAN)}
 
 
-async def test_files_that_are_not_open_are_reported(make_client: MakeClient, gem_repo: Path,
-                                                    client_kind: str) -> None:
+async def test_files_that_are_not_open_are_reported(make_client: MakeClient, gem_repo: Path, client_kind: str) -> None:
     (gem_repo / PLAN).write_text((gem_repo / PLAN).read_text("utf-8") + "\nFAKE-FINDING\n", "utf-8")
     h = await make_client(client_kind, gem_repo)
     everything = await h.workspace_diagnostics()
@@ -120,18 +121,27 @@ async def test_files_that_are_not_open_are_reported(make_client: MakeClient, gem
     assert not _fake(everything.get(h.uri(PLAN), []))
 
 
-async def test_watchers_registered_dynamically_when_supported(make_client: MakeClient, gem_repo: Path,
-                                                              client_kind: str) -> None:
+async def test_watchers_registered_dynamically_when_supported(
+    make_client: MakeClient, gem_repo: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo)
     await h.settle()
-    watched = [r for r in h.registrations
-               if r.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES and r.id == "gemstack-watched-files"]
+    watched = [
+        r
+        for r in h.registrations
+        if r.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES and r.id == "gemstack-watched-files"
+    ]
     if client_kind == "vscode":
         assert len(watched) == 1
         options = watched[0].register_options
         globs = {w["globPattern"] for w in options["watchers"]} if isinstance(options, dict) else set()
-        assert {"**/specs/**", "**/.gemstack/**", "**/cost-ledger.json", "**/context-capsule.json",
-                "**/closure.json"} <= globs
+        assert {
+            "**/specs/**",
+            "**/.gemstack/**",
+            "**/cost-ledger.json",
+            "**/context-capsule.json",
+            "**/closure.json",
+        } <= globs
     else:
         assert watched == []
 
@@ -147,8 +157,9 @@ async def test_close_clears_findings_that_exist_only_in_the_buffer(make_client: 
     assert last.version is None
 
 
-async def test_non_gemstack_documents_cost_nothing(make_client: MakeClient, gem_repo: Path, tmp_path: Path,
-                                                   client_kind: str) -> None:
+async def test_non_gemstack_documents_cost_nothing(
+    make_client: MakeClient, gem_repo: Path, tmp_path: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo)
     before = await h.settle()
     analyses = sum(r["analyses"] for r in before["roots"])
@@ -187,8 +198,9 @@ async def test_pull_result_ids_answer_unchanged(make_client: MakeClient, gem_rep
     assert _fake(list(changed.items)) == []
 
 
-async def test_debounce_setting_still_delivers_the_latest_state(make_client: MakeClient, gem_repo: Path,
-                                                                client_kind: str) -> None:
+async def test_debounce_setting_still_delivers_the_latest_state(
+    make_client: MakeClient, gem_repo: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo, options={"gemstack": {"debounceMs": 30}})
     h.open(SPEC)
     for _ in range(10):
@@ -201,16 +213,18 @@ async def test_debounce_setting_still_delivers_the_latest_state(make_client: Mak
     assert root["completed"] == root["requested"]
 
 
-async def test_diagnostics_switched_off_publish_nothing(make_client: MakeClient, gem_repo: Path,
-                                                        client_kind: str) -> None:
+async def test_diagnostics_switched_off_publish_nothing(
+    make_client: MakeClient, gem_repo: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo, options={"gemstack": {"diagnostics": False}})
     await _open_with_marker(h)
     assert await h.diagnostics(SPEC) == []
     assert await h.workspace_diagnostics() == {}
 
 
-async def test_pull_client_is_asked_to_refresh_only_for_changes_it_did_not_make(make_client: MakeClient,
-                                                                                 gem_repo: Path) -> None:
+async def test_pull_client_is_asked_to_refresh_only_for_changes_it_did_not_make(
+    make_client: MakeClient, gem_repo: Path
+) -> None:
     def refresh_support(caps: lsp.ClientCapabilities) -> None:
         assert caps.workspace is not None
         caps.workspace.diagnostics = lsp.DiagnosticWorkspaceClientCapabilities(refresh_support=True)

@@ -165,14 +165,17 @@ def test_ledger_key_hover(reference: GemstackRepo) -> None:
     assert any(s.startswith("**`cost_state`**") and "cost-ledger-v1" in s for s in sections)
 
 
-async def test_hover_end_to_end_reads_the_contract_type(make_client: MakeClient, gem_repo: Path,
-                                                        client_kind: str) -> None:
+async def test_hover_end_to_end_reads_the_contract_type(
+    make_client: MakeClient, gem_repo: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     uri = h.open(SPEC_009)
     result = await h.request(
         lsp.TEXT_DOCUMENT_HOVER,
-        lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri),
-                        position=h.position(SPEC_009, '"capsule-is-derived-not-authority"', 5)),
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=h.position(SPEC_009, '"capsule-is-derived-not-authority"', 5),
+        ),
     )
     assert result is not None
     assert isinstance(result.contents, lsp.MarkupContent)
@@ -193,8 +196,9 @@ async def test_hover_on_a_diagnostic_explains_its_code(make_client: MakeClient, 
     assert result is not None and "**CONTEXT_CAPSULE_MISSING**" in result.contents.value
 
 
-async def test_finding_code_hover_outside_any_repository(make_client: MakeClient, gem_repo: Path,
-                                                         tmp_path: Path) -> None:
+async def test_finding_code_hover_outside_any_repository(
+    make_client: MakeClient, gem_repo: Path, tmp_path: Path
+) -> None:
     h = await make_client("neovim", gem_repo, fake=False)
     note = tmp_path / "ci-log.md"
     note.write_text("CI failed: 😀 CONTEXT_CAPSULE_STALE on spec.md\n", "utf-8")
@@ -204,8 +208,9 @@ async def test_finding_code_hover_outside_any_repository(make_client: MakeClient
     uri = h.open(rel)
     result = await h.request(
         lsp.TEXT_DOCUMENT_HOVER,
-        lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri),
-                        position=h.position(rel, "CONTEXT_CAPSULE_STALE", 4)),
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=h.position(rel, "CONTEXT_CAPSULE_STALE", 4)
+        ),
     )
     assert result is not None and "**CONTEXT_CAPSULE_STALE**" in result.contents.value
     assert h.text_range(rel, result.range) == "CONTEXT_CAPSULE_STALE"

@@ -83,6 +83,7 @@ async def test_write_plan_refuses_a_path_outside_the_workspace(make_client: Make
     with pytest.raises(JsonRpcException, match="outside the workspace"):
         await h.request(
             lsp.WORKSPACE_EXECUTE_COMMAND,
-            lsp.ExecuteCommandParams(command="gemstack.writePlan",
-                                     arguments=["file:///tmp/docs/plans/2026-01-01-gitnexus-plan-a-b-c.md"]),
+            lsp.ExecuteCommandParams(
+                command="gemstack.writePlan", arguments=["file:///tmp/docs/plans/2026-01-01-gitnexus-plan-a-b-c.md"]
+            ),
         )

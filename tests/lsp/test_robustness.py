@@ -38,13 +38,20 @@ async def test_an_exception_in_a_handler_is_an_error_not_a_crash(make_client: Ma
     h.open(SPEC)
     assert await _hover(h, SPEC, '"zero-dependency-core"') is not None
     # Garbage in a diagnostic's data (a client may send anything back) is ignored, not fatal.
-    bogus = lsp.Diagnostic(range=lsp.Range(start=lsp.Position(line=0, character=0),
-                                           end=lsp.Position(line=0, character=1)),
-                           message="x", source="gemstack", code="JSON_DUPLICATE_KEY", data={"fixes": [{"oops": 1}]})
+    bogus = lsp.Diagnostic(
+        range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=1)),
+        message="x",
+        source="gemstack",
+        code="JSON_DUPLICATE_KEY",
+        data={"fixes": [{"oops": 1}]},
+    )
     actions = await h.request(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionParams(text_document=lsp.TextDocumentIdentifier(uri=h.uri(SPEC)), range=bogus.range,
-                             context=lsp.CodeActionContext(diagnostics=[bogus], only=[lsp.CodeActionKind.QuickFix])),
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=h.uri(SPEC)),
+            range=bogus.range,
+            context=lsp.CodeActionContext(diagnostics=[bogus], only=[lsp.CodeActionKind.QuickFix]),
+        ),
     )
     assert not actions
     assert (await h.settle())["roots"]
@@ -70,8 +77,10 @@ async def test_a_cancelled_request_is_not_computed(make_client: MakeClient, gem_
     try:
         future = protocol.send_request(
             lsp.TEXT_DOCUMENT_HOVER,
-            lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=h.uri(SPEC)),
-                            position=h.position(SPEC, '"zero-dependency-core"', 3)),
+            lsp.HoverParams(
+                text_document=lsp.TextDocumentIdentifier(uri=h.uri(SPEC)),
+                position=h.position(SPEC, '"zero-dependency-core"', 3),
+            ),
             msg_id="cancel-me",
         )
         protocol.notify(lsp.CANCEL_REQUEST, lsp.CancelParams(id="cancel-me"))
@@ -112,8 +121,9 @@ async def test_a_thousand_rapid_edits(make_client: MakeClient, gem_repo: Path, c
     assert await _hover(h, SPEC, '"zero-dependency-core"') is not None
 
 
-async def test_deleted_file_and_symlink_give_findings_not_crashes(make_client: MakeClient, gem_repo: Path,
-                                                                  tmp_path: Path, client_kind: str) -> None:
+async def test_deleted_file_and_symlink_give_findings_not_crashes(
+    make_client: MakeClient, gem_repo: Path, tmp_path: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     h.open(SPEC)
     await h.settle()
@@ -125,10 +135,14 @@ async def test_deleted_file_and_symlink_give_findings_not_crashes(make_client: M
     spec_008.unlink()
     spec_008.symlink_to(outside)
     h.client.workspace_did_change_watched_files(
-        lsp.DidChangeWatchedFilesParams(changes=[
-            lsp.FileEvent(uri=h.uri(PLAN), type=lsp.FileChangeType.Deleted),
-            lsp.FileEvent(uri=h.uri("specs/008-cost-provider-safety-gates/spec.md"), type=lsp.FileChangeType.Changed),
-        ])
+        lsp.DidChangeWatchedFilesParams(
+            changes=[
+                lsp.FileEvent(uri=h.uri(PLAN), type=lsp.FileChangeType.Deleted),
+                lsp.FileEvent(
+                    uri=h.uri("specs/008-cost-provider-safety-gates/spec.md"), type=lsp.FileChangeType.Changed
+                ),
+            ]
+        )
     )
     everything = await h.workspace_diagnostics()
     codes = {d.code for diags in everything.values() for d in diags}
@@ -137,8 +151,9 @@ async def test_deleted_file_and_symlink_give_findings_not_crashes(make_client: M
     assert await _hover(h, SPEC, '"zero-dependency-core"') is not None
 
 
-async def test_diagnostics_make_no_writes_and_open_no_sockets(make_client: MakeClient, gem_repo: Path,
-                                                              client_kind: str) -> None:
+async def test_diagnostics_make_no_writes_and_open_no_sockets(
+    make_client: MakeClient, gem_repo: Path, client_kind: str
+) -> None:
     h = await make_client(client_kind, gem_repo, audit=True)
     before = {p: p.stat().st_mtime_ns for p in gem_repo.rglob("*") if p.is_file()}
     h.open(SPEC)
@@ -151,13 +166,16 @@ async def test_diagnostics_make_no_writes_and_open_no_sockets(make_client: MakeC
     await _hover(h, SPEC, '"zero-dependency-core"')
     await h.request(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionParams(text_document=lsp.TextDocumentIdentifier(uri=h.uri(SPEC)),
-                             range=lsp.Range(start=lsp.Position(line=0, character=0),
-                                             end=lsp.Position(line=0, character=0)),
-                             context=lsp.CodeActionContext(diagnostics=[])),
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=h.uri(SPEC)),
+            range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
+            context=lsp.CodeActionContext(diagnostics=[]),
+        ),
     )
-    await h.request(lsp.WORKSPACE_EXECUTE_COMMAND,
-                    lsp.ExecuteCommandParams(command="gemstack.verifyCapsule", arguments=["specs/009-context-capsule"]))
+    await h.request(
+        lsp.WORKSPACE_EXECUTE_COMMAND,
+        lsp.ExecuteCommandParams(command="gemstack.verifyCapsule", arguments=["specs/009-context-capsule"]),
+    )
     h.close(PLAN)
     await h.settle()
     events = list(await h.request("test/audit", None))

@@ -24,6 +24,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.text import Span
 
 #: The Gemstack block kinds (info string words) this project knows.
@@ -38,12 +39,6 @@ BLOCK_KINDS = (
 
 #: The kinds the reference gemstack CLI itself extracts.
 REFERENCE_KINDS = BLOCK_KINDS[:4]
-
-#: JavaScript's ``String.prototype.trimEnd`` whitespace (Python's ``rstrip()`` differs).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
 
 
 @dataclass(frozen=True)
@@ -146,7 +141,7 @@ class ReferenceBlock:
 
     @property
     def json_text(self) -> str:
-        return self.body.strip(JS_WHITESPACE)
+        return js_trim(self.body)
 
 
 @dataclass(frozen=True)
@@ -307,7 +302,7 @@ class _OpenFence:
 
 # The language word of an info string ends at any JavaScript whitespace (markdown-it and
 # commonmark.js split on ``\s``), so a no-break space after the kind still names the kind.
-_INFO_WORD_END = re.compile("[\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]")
+_INFO_WORD_END = re.compile(JS_WS_CLASS)
 
 
 def _kind_of(info: str) -> str | None:
@@ -579,7 +574,7 @@ def _html_start(rest: str, in_paragraph: bool) -> int | None:
 @functools.lru_cache(maxsize=64)
 def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
     lines = _lines(text)
-    trimmed = [text[s:e].rstrip(JS_WHITESPACE) for s, e in lines]
+    trimmed = [js_trim_end(text[s:e]) for s, e in lines]
     out: dict[str, tuple[ReferenceBlock, ...]] = {}
     openers = {"```" + k: k for k in BLOCK_KINDS}
     present = {openers[t] for t in trimmed if t in openers}
@@ -653,7 +648,7 @@ def _issue(fence: Fence, text: str, refs: tuple[ReferenceBlock, ...]) -> str | N
         return f"it is unterminated, and the reference would close it at line {ref.close_line + 1} instead"
     assert fence.close_span is not None
     close_text = text[fence.close_span.start : fence.close_span.end]
-    if close_text.strip(" \t") != close_text.rstrip(JS_WHITESPACE).strip(" \t"):
+    if close_text.strip(" \t") != js_trim_end(close_text).strip(" \t"):
         why = "its closing fence line is not a bare ```"
     else:
         stripped = close_text.lstrip(" \t")

@@ -20,19 +20,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
+from gemstack_lsp.core.jscompat import JS_DOT, JS_WHITESPACE, JS_WS_CLASS, js_trim
 from gemstack_lsp.core.text import SourceText, Span
 
-#: JavaScript's ``\s``: the reference's regular expressions run in V8.
-JS_WS = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_WS = f"[{JS_WS}]"
-#: JavaScript's ``.``: anything but a line terminator.
-_DOT = "[^\n\r\u2028\u2029]"
+#: JavaScript's ``\s`` and ``.``: the reference's regular expressions run in V8.
+_WS = JS_WS_CLASS
+_DOT = JS_DOT
 #: One line and its break (``\n``, ``\r\n`` or a lone ``\r``, as LSP and the reference's
 #: line-ending normalisation split them); the break group is empty on the last line.
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
-_WS_CHARS = frozenset("\t\n\x0b\x0c\r \xa0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") | frozenset(
-    chr(c) for c in range(0x2000, 0x200B)
-)
 
 TASK_HEADER = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*([A-Za-z0-9_-]+):{_WS}*({_DOT}*?)\*\*")
 #: The 1.3.0 reference's header, whose ids are only ``T<digits>``.
@@ -206,13 +202,10 @@ def _declare_validation_fixes(path: str, text: str, task: Task) -> tuple[Fix, ..
     return tuple(fixes)
 
 
-_JS_WS_STRING = "".join(sorted(_WS_CHARS))
-
-
 def _js_trim_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start] in _WS_CHARS:
+    while start < end and text[start] in JS_WHITESPACE:
         start += 1
-    while end > start and text[end - 1] in _WS_CHARS:
+    while end > start and text[end - 1] in JS_WHITESPACE:
         end -= 1
     return start, end
 
@@ -307,7 +300,7 @@ def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
                 comments=[],
             )
         elif current is not None:
-            if line_text.strip(_JS_WS_STRING):
+            if js_trim(line_text):
                 current.last_end = end
             if "gemstack:" in line_text:
                 comment = _comment_on_line(text, start, end)

@@ -19,12 +19,13 @@ import pytest
 
 from gemstack_lsp.cli import main as cli_main
 from gemstack_lsp.core.capsule import generate as generate_module
-from gemstack_lsp.core.capsule.canonical import canonical_text, semantic_hash, utf16_key
+from gemstack_lsp.core.capsule.canonical import canonical_text, semantic_hash
 from gemstack_lsp.core.capsule.extract import extract_invariants, read_contracts, read_test_matrix
 from gemstack_lsp.core.capsule.generate import CapsuleResult, generate_capsule
 from gemstack_lsp.core.capsule.resolver import OPEN, resolve_contract, resolve_task_status
 from gemstack_lsp.core.capsule.sources import ROLES
 from gemstack_lsp.core.capsule.verify import VerifyResult, check_repo, verify_capsule
+from gemstack_lsp.core.jscompat import utf16_key
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.rules import AnalysisOptions
 from gemstack_lsp.fs import DiskReader, write_atomic

@@ -6,12 +6,12 @@ import pytest
 
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
-    js_number,
     js_string,
     node_at,
     read_block,
     schema_issues,
 )
+from gemstack_lsp.core.jscompat import js_number
 from gemstack_lsp.core.jsonspan import JsonNumber, parse_json
 
 INFO = BlockKindInfo(

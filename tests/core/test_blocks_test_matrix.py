@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from gemstack_lsp.core.blocks.test_matrix import acceptance_signature, js_key_order, parse_test_matrix
+from gemstack_lsp.core.blocks.test_matrix import acceptance_signature, parse_test_matrix
+from gemstack_lsp.core.jscompat import js_property_order as js_key_order
 
 KIND = "gemstack-test-matrix"
 GOOD = {

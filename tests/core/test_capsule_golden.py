@@ -12,8 +12,6 @@ from gemstack_lsp.core.capsule.canonical import (
     canonical_text,
     canonicalize,
     compact_json,
-    js_number,
-    js_stringify,
     parse_json,
     semantic_hash,
 )
@@ -21,6 +19,8 @@ from gemstack_lsp.core.capsule.extract import acceptance_signature, extract_inva
 from gemstack_lsp.core.capsule.secrets import scan_secrets
 from gemstack_lsp.core.capsule.sources import source_set_hash
 from gemstack_lsp.core.hashing import hash_bytes
+from gemstack_lsp.core.jscompat import js_number
+from gemstack_lsp.core.jscompat import json_stringify as js_stringify
 from tests.conftest import REFERENCE_REPO
 
 

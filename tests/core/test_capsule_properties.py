@@ -9,8 +9,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gemstack_lsp.core.capsule.canonical import canonical_text, parse_json, utf16_key
+from gemstack_lsp.core.capsule.canonical import canonical_text, parse_json
 from gemstack_lsp.core.capsule.verify import INVALID, STALE, VALID, verify_capsule
+from gemstack_lsp.core.jscompat import utf16_key
 from gemstack_lsp.core.reader import MemoryReader
 from gemstack_lsp.core.repo import GemstackRepo
 

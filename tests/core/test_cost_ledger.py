@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from gemstack_lsp.core.cost.jsvalues import UNDEFINED, js_date_parse, js_number
 from gemstack_lsp.core.cost.ledger import add_entry_fix, check_staleness, load_ledger
 from gemstack_lsp.core.findings import Severity, TextEdit, fingerprint
+from gemstack_lsp.core.jscompat import UNDEFINED, js_date_parse, js_number
 
 REPO = Path(__file__).parent.parent / "fixtures" / "gemstack-reference" / "repo"
 NOW = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)

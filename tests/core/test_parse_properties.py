@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gemstack_lsp.core.blocks import blocks_of
+from gemstack_lsp.core.jscompat import JS_WHITESPACE
 from gemstack_lsp.core.jsonspan import iter_nodes, locate, parse_json
-from gemstack_lsp.core.markdown import JS_WHITESPACE, reference_blocks, reference_only_blocks, scan_fences
+from gemstack_lsp.core.markdown import reference_blocks, reference_only_blocks, scan_fences
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -17,7 +17,9 @@ from typing import Any, Generic, TypeVar
 
 import jsonschema
 
+from gemstack_lsp.core import jscompat
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.jscompat import UNDEFINED, js_trim_end, js_trim_start
 from gemstack_lsp.core.jsonspan import (
     JsonArray,
     JsonNode,
@@ -26,7 +28,7 @@ from gemstack_lsp.core.jsonspan import (
     JsonString,
     parse_json,
 )
-from gemstack_lsp.core.markdown import JS_WHITESPACE, Fence, fences_of_kind
+from gemstack_lsp.core.markdown import Fence, fences_of_kind
 from gemstack_lsp.core.text import Span
 
 T = TypeVar("T")
@@ -126,9 +128,9 @@ class BlockSource:
 def parse_fence_json(fence: Fence) -> JsonResult:
     """The JSON of a fence's body, trimmed as the reference trims it, with document spans."""
     body = fence.body
-    stripped = body.lstrip(JS_WHITESPACE)
+    stripped = js_trim_start(body)
     lead = len(body) - len(stripped)
-    stripped = stripped.rstrip(JS_WHITESPACE)
+    stripped = js_trim_end(stripped)
     base = fence.contiguous_base
     if base is not None:
         return parse_json(stripped, base + lead)
@@ -239,58 +241,6 @@ def js_truthy_string(node: JsonNode | None) -> str | None:
     return None
 
 
-def js_trim(s: str) -> str:
-    """JavaScript's ``String.prototype.trim``."""
-    return s.strip(JS_WHITESPACE)
-
-
 def js_string(node: JsonNode | None) -> str:
-    """JavaScript's template-literal rendering of a JSON value (``${x}``)."""
-    if node is None:
-        return "undefined"
-    if isinstance(node, JsonString):
-        return node.value
-    if isinstance(node, JsonArray):
-        return ",".join(_join_item(i) for i in node.items)
-    if isinstance(node, JsonObject):
-        return "[object Object]"
-    value = node.to_python()
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return js_number(value)
-
-
-def _join_item(node: JsonNode) -> str:
-    # Array.prototype.join renders null and undefined as empty strings.
-    if node.to_python() is None:
-        return ""
-    return js_string(node)
-
-
-def js_number(value: int | float) -> str:
-    """JavaScript's ``String(number)`` for the values JSON can hold."""
-    if isinstance(value, int):
-        if abs(value) < 10**21:
-            return str(value)
-        try:
-            value = float(value)
-        except OverflowError:  # beyond a double, JavaScript has already made it Infinity
-            return "Infinity" if value > 0 else "-Infinity"
-    if value != value:
-        return "NaN"
-    if value in (float("inf"), float("-inf")):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == int(value) and abs(value) < 1e21:
-        return str(int(value))
-    r = repr(value)
-    if "e" in r:
-        mant, exp = r.split("e")
-        sign = "-" if exp.startswith("-") else "+"
-        digits = exp.lstrip("+-").lstrip("0") or "0"
-        mant = mant[:-2] if mant.endswith(".0") else mant
-        if abs(value) >= 1e-6 and abs(value) < 1e21:
-            return format(value, "f").rstrip("0").rstrip(".")
-        return f"{mant}e{sign}{digits}"
-    return r
+    """JavaScript's template-literal rendering of a JSON node (``${x}``; ``undefined`` when absent)."""
+    return jscompat.js_string(UNDEFINED if node is None else node.to_python())

@@ -17,10 +17,10 @@ from gemstack_lsp.core.blocks.base import (
     BlockResult,
     BlockSource,
     js_string,
-    js_trim,
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.jscompat import js_strict_equal, js_trim, utf16_key
 from gemstack_lsp.core.jsonspan import (
     JsonArray,
     JsonBool,
@@ -102,11 +102,6 @@ class FrozenContract:
         if self.values is None or self.type not in SET_LIKE_TYPES:
             return self.values
         return tuple(sorted((js_trim(v) for v in self.values), key=utf16_key))
-
-
-def utf16_key(s: str) -> bytes:
-    """A sort key that orders strings as JavaScript's default ``sort`` does (UTF-16 code units)."""
-    return s.encode("utf-16-be", "surrogatepass")
 
 
 def parse_contracts(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[FrozenContract]:
@@ -326,15 +321,6 @@ def _js_repr(v: Any) -> str:
     return str(v)
 
 
-def _js_strict_equal(a: Scalar, b: Scalar) -> bool:
-    """JavaScript's ``===`` for JSON scalars (``true !== 1``, ``1 === 1.0``)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    return type(a) is type(b) and a == b
-
-
 def _sorted(values: Iterable[str]) -> list[str]:
     return sorted(values, key=utf16_key)
 
@@ -379,12 +365,12 @@ def compare_phase(
                     {"entityExpected": up.entity, "entityObserved": cur.entity, "added": added, "missing": missing},
                 )
         elif up.type == "BOOLEAN_INVARIANT":
-            if not _js_strict_equal(up.value, cur.value):
+            if not js_strict_equal(up.value, cur.value):
                 violation("BOOLEAN_CONTRADICTION", {"expected": up.value, "observed": cur.value})
         elif up.type == "BOUNDARY":
-            if not _js_strict_equal(up.value, cur.value):
+            if not js_strict_equal(up.value, cur.value):
                 violation("BOUNDARY_CONTRADICTION", {"expected": up.value, "observed": cur.value})
-        elif up.type == "ROADMAP_LIMIT" and not _js_strict_equal(up.value, cur.value):
+        elif up.type == "ROADMAP_LIMIT" and not js_strict_equal(up.value, cur.value):
             violation("ROADMAP_LIMIT_MISMATCH", {"expected": up.value, "observed": cur.value})
     return out
 

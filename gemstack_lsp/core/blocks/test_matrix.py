@@ -8,7 +8,6 @@ reference's sha256 over the sorted, key-ordered entries.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,10 +17,10 @@ from gemstack_lsp.core.blocks.base import (
     BlockResult,
     BlockSource,
     js_string,
-    js_trim,
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.jscompat import js_property_order, js_trim, json_stringify, utf16_key
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
@@ -88,17 +87,6 @@ def parse_test_matrix(path: str, text: str, fences: Sequence[Fence] | None = Non
     return src.result(entries, findings)
 
 
-def js_key_order(keys: Iterable[str]) -> list[str]:
-    """``Object.keys`` order: integer-like keys ascending, then the others in insertion order."""
-    keys = list(keys)
-    ints = sorted((k for k in keys if _is_array_index(k)), key=int)
-    return ints + [k for k in keys if not _is_array_index(k)]
-
-
-def _is_array_index(k: str) -> bool:
-    return k.isascii() and k.isdigit() and (k == "0" or not k.startswith("0")) and int(k) < 2**32 - 1
-
-
 def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> TestMatrixEntry | None:
     def bad(message: str, at: JsonNode | JsonString | Span | None, code: str = "TEST_MATRIX_INVALID_SHAPE") -> None:
         out.append(src.finding(code, message, at or item, subject=subject))
@@ -111,7 +99,7 @@ def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: l
     id_node = item.get("id")
     if isinstance(id_node, JsonString) and js_trim(id_node.value):
         subject = id_node.value
-    for k in js_key_order(item.keys()):
+    for k in js_property_order(item.keys()):
         if k not in REQUIRED_FIELDS:
             member = item.member(k)
             bad(f'Item at index {i} contains unknown field: "{k}"', member.key if member else item)
@@ -153,21 +141,11 @@ def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: l
     )
 
 
-_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
-
-
-def js_stringify(value: object) -> str:
-    """``JSON.stringify`` without indentation, for strings, lists and dicts of them."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    # JSON.stringify escapes lone surrogates (well-formed stringify, ES2019).
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
-
-
 def acceptance_signature(entries: Iterable[TestMatrixEntry | Mapping[str, str]]) -> str:
     """The reference's acceptance signature: sha256 of the compact JSON of the entries sorted by
     id (UTF-16 code units), each with the keys category, description, gate, id, layer,
     pass_criteria in that order."""
     records = [e.record() if isinstance(e, TestMatrixEntry) else dict(e) for e in entries]
-    records.sort(key=lambda r: r["id"].encode("utf-16-be", "surrogatepass"))
+    records.sort(key=lambda r: utf16_key(r["id"]))
     normalized = [{k: r[k] for k in SIGNATURE_KEYS} for r in records]
-    return hashlib.sha256(js_stringify(normalized).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(json_stringify(normalized).encode("utf-8", "surrogatepass")).hexdigest()

@@ -18,18 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gemstack_lsp.core.capsule.canonical import (
-    JS_WS_CLASS,
-    compact_json,
-    js_trim,
-    parse_json,
-    utf16_key,
-)
+from gemstack_lsp.core.capsule.canonical import compact_json, parse_json
+from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim, utf16_key
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.text import Span
 
-_DOT = "[^\n\r\u2028\u2029]"
-_HEADING = re.compile(rf"^#{{1,4}}{JS_WS_CLASS}+(?:(\d+(?:\.\d+)?)\.?{JS_WS_CLASS}*)?({_DOT}*?)$")
+_HEADING = re.compile(rf"^#{{1,4}}{JS_WS_CLASS}+(?:(\d+(?:\.\d+)?)\.?{JS_WS_CLASS}*)?({JS_DOT}*?)$")
 _MUST_NOT = re.compile(r"\b(MUST NOT|SHALL NOT|FORBIDDEN|NEVER)\b", re.ASCII)
 _MUST = re.compile(r"\b(MUST|SHALL|REQUIRED)\b", re.ASCII)
 _BULLET = re.compile(rf"^[-*+]{JS_WS_CLASS}+")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gemstack_lsp.core.capsule.canonical import JS_WS_CLASS, js_property_order
+from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_property_order
 
 FORBIDDEN_KEYS = frozenset(
     {"apiKey", "api_key", "token", "accessToken", "access_token", "secret", "clientSecret", "password", "credentials"}

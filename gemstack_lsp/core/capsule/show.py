@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from gemstack_lsp.core.capsule.canonical import js_number
+from gemstack_lsp.core.jscompat import js_number
 
 MARKDOWN_BANNER = (
     "> **Derived, non-authoritative.** Generated from context-capsule.json, which is itself derived from "

@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gemstack_lsp.core.capsule.canonical import compact_json, parse_json, utf16_key
+from gemstack_lsp.core.capsule.canonical import compact_json, parse_json
 from gemstack_lsp.core.hashing import BomError, hash_bytes, sha256_hex
+from gemstack_lsp.core.jscompat import utf16_key
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import STATE_PATH, GemstackRepo
 

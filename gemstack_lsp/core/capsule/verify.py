@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gemstack_lsp.core.capsule.canonical import js_number, parse_json
+from gemstack_lsp.core.capsule.canonical import parse_json
 from gemstack_lsp.core.capsule.extract import (
     BlockError,
     Contract,
@@ -56,6 +56,7 @@ from gemstack_lsp.core.capsule.sources import (
     source_set_hash,
 )
 from gemstack_lsp.core.findings import Finding, Related, Severity
+from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_string
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.tasks import parse_tasks
@@ -116,23 +117,6 @@ class VerifyResult:
     @property
     def path(self) -> str:
         return f"{self.feature}/{CAPSULE_FILE}"
-
-
-def _js_string(value: Any) -> str:
-    """JavaScript ``String(value)`` for the schema-version message."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int | float):
-        return js_number(value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    if isinstance(value, list):
-        return ",".join("" if v is None else _js_string(v) for v in value)
-    return str(value)
 
 
 def opted_in(repo: GemstackRepo, feature: str) -> bool:
@@ -296,7 +280,7 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
 
     version = capsule.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int | float) or version != 1:
-        shown = "undefined" if "schema_version" not in capsule else _js_string(version)
+        shown = js_string(capsule.get("schema_version", UNDEFINED))
         c.add("CONTEXT_CAPSULE_INVALID", f"Unsupported schema version: {shown}", at=("schema_version",))
         return VerifyResult(fp, INVALID, tuple(c.findings), capsule)
 
@@ -612,7 +596,7 @@ def _check_matrix(c: _Collector, spec_path: str, matrix: Any, claim: Mapping[str
     related = (Related(spec_path, matrix.span if matrix else None, "gemstack-test-matrix in spec.md"),)
     ids = matrix.ids if matrix is not None else []
     total = claim.get("total_required")
-    if isinstance(total, int | float) and not isinstance(total, bool) and total != len(ids):
+    if is_js_number(total) and total != len(ids):
         c.add(
             conflict,
             f"Capsule claims {js_number(total)} acceptance tests; spec.md declares {len(ids)}.",
@@ -665,7 +649,7 @@ def _check_task_claims(c: _Collector, tasks_path: str, text: str, capsule: Mappi
     conflict = "CONTEXT_CAPSULE_AUTHORITY_CONFLICT"
     related = (Related(tasks_path, None, "tasks.md"),)
     total = claim.get("total")
-    if isinstance(total, int | float) and not isinstance(total, bool) and total not in totals:
+    if is_js_number(total) and total not in totals:
         c.add(
             conflict,
             f"Capsule claims {js_number(total)} tasks; tasks.md lists {len(ids)}.",
@@ -674,7 +658,7 @@ def _check_task_claims(c: _Collector, tasks_path: str, text: str, capsule: Mappi
             related=related,
         )
     completed = claim.get("completed")
-    if isinstance(completed, int | float) and not isinstance(completed, bool) and completed > len(done):
+    if is_js_number(completed) and completed > len(done):
         c.add(
             conflict,
             f"Capsule claims {js_number(completed)} completed tasks; tasks.md shows {len(done)} checked.",

@@ -24,9 +24,9 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from gemstack_lsp.core.cost.environment import CiWaiver, Tier, commercial_policy, resolve_tier
-from gemstack_lsp.core.cost.jsvalues import js_number, js_trim
 from gemstack_lsp.core.cost.ledger import CostLedger
 from gemstack_lsp.core.cost.registry import ProviderRegistry
+from gemstack_lsp.core.jscompat import js_number, js_trim
 
 ALLOW: Final = "ALLOW"
 DENY: Final = "DENY"

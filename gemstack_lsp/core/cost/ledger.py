@@ -29,15 +29,16 @@ from typing import Any, Final
 import jsonschema
 
 from gemstack_lsp.core.cost.jsonedit import insert_member
-from gemstack_lsp.core.cost.jsvalues import (
+from gemstack_lsp.core.findings import Finding, Fix, TextEdit
+from gemstack_lsp.core.jscompat import (
+    JS_WS_CLASS,
     UNDEFINED,
     is_js_number,
     js_date_parse,
-    js_json,
-    js_keys,
+    js_property_order,
     js_string,
+    json_stringify,
 )
-from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, parse_json
 from gemstack_lsp.core.text import Span
 
@@ -58,13 +59,11 @@ FORBIDDEN_KEYS: Final = frozenset(
     }
 )  # fmt: skip
 
-_JS_S = "[\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
-
 #: Secret value patterns: (Python regex, the reference's JavaScript source as its messages print it).
 SECRET_PATTERNS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"sk-[a-zA-Z0-9_-]{16,}"), "/sk-[a-zA-Z0-9_-]{16,}/"),
     (re.compile(r"ghp_[a-zA-Z0-9]{20,}"), "/ghp_[a-zA-Z0-9]{20,}/"),
-    (re.compile(rf"Bearer{_JS_S}+[a-zA-Z0-9._-]{{16,}}", re.IGNORECASE), "/Bearer\\s+[a-zA-Z0-9._-]{16,}/i"),
+    (re.compile(rf"Bearer{JS_WS_CLASS}+[a-zA-Z0-9._-]{{16,}}", re.IGNORECASE), "/Bearer\\s+[a-zA-Z0-9._-]{16,}/i"),
     (re.compile(r"AIza[0-9A-Za-z_-]{30,}"), "/AIza[0-9A-Za-z-_]{30,}/"),
     (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), "/-----BEGIN [A-Z ]*PRIVATE KEY-----/"),
 )
@@ -178,7 +177,7 @@ def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
             return
         if isinstance(node, JsonObject):
             last = {m.key.value: m for m in node.members}
-            for key in js_keys(last):
+            for key in js_property_order(last):
                 member = last[key]
                 child = f"{path}.{key}" if path else key
                 lowered = key.lower()
@@ -258,7 +257,9 @@ def validate_schema(root: JsonNode) -> list[SchemaIssue]:
         return [SchemaIssue("Cost ledger root must be a JSON object", _head(root), (0,))]
     issues: dict[str, SchemaIssue] = {}
     provider_order = (
-        {k: i for i, k in enumerate(js_keys(data["providers"]))} if isinstance(data.get("providers"), dict) else {}
+        {k: i for i, k in enumerate(js_property_order(data["providers"]))}
+        if isinstance(data.get("providers"), dict)
+        else {}
     )
 
     def value_of(path: tuple[str, ...]) -> Any:
@@ -302,7 +303,7 @@ def validate_schema(root: JsonNode) -> list[SchemaIssue]:
             if not isinstance(provider, dict) or not isinstance(provider.get("capabilities"), dict):
                 continue
             caps = provider["capabilities"]
-            cap_order = {k: i for i, k in enumerate(js_keys(caps))}
+            cap_order = {k: i for i, k in enumerate(js_property_order(caps))}
             for cid, cap in caps.items():
                 if isinstance(cap, dict) and "freshness_date" in cap and js_date_parse(cap["freshness_date"]) is None:
                     add(
@@ -326,7 +327,7 @@ def _describe_error(
     head = path[0]
     if len(path) == 1:
         if head == "version":
-            add(f"Cost ledger version must be 1, got {js_json(value_of(path))}", path, (0, 0))
+            add(f"Cost ledger version must be 1, got {json_stringify(value_of(path))}", path, (0, 0))
         elif head == "currency":
             add('Cost ledger requires non-empty string field "currency"', path, (0, 1))
         elif head == "providers":
@@ -357,7 +358,7 @@ def _describe_error(
         return
     cid = path[3]
     caps = value_of(path[:3])
-    c_ord = {k: i for i, k in enumerate(js_keys(caps))}.get(cid, 0) if isinstance(caps, dict) else 0
+    c_ord = {k: i for i, k in enumerate(js_property_order(caps))}.get(cid, 0) if isinstance(caps, dict) else 0
     if len(path) == 4:
         add(f'Provider "{pid}" capability "{cid}" must be an object', path, (1, p_ord, 3, c_ord, 0))
         return
@@ -525,7 +526,7 @@ def _build(path: str, root: JsonObject) -> CostLedger:
 def _members(obj: JsonObject) -> Iterator[Any]:
     """An object's members in ``Object.keys`` order, the last of a repeated key winning."""
     last = {m.key.value: m for m in obj.members}
-    for key in js_keys(last):
+    for key in js_property_order(last):
         yield last[key]
 
 

@@ -24,7 +24,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Final
 
-from gemstack_lsp.core.cost.jsvalues import js_keys, js_trim
+from gemstack_lsp.core.jscompat import js_property_order, js_trim
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.text import Span
 
@@ -204,7 +204,7 @@ def declarations_from_map(providers: JsonObject, path: str, source: str) -> list
     """
     last = {m.key.value: m for m in providers.members}
     out: list[ProviderDeclaration] = []
-    for raw in js_keys(last):
+    for raw in js_property_order(last):
         member = last[raw]
         config = member.value
         if not isinstance(config, JsonObject):
@@ -223,7 +223,7 @@ def declarations_from_map(providers: JsonObject, path: str, source: str) -> list
                     cap_spans.setdefault(item.value, item.span)
         elif isinstance(caps_node, JsonObject):
             cap_last = {m.key.value: m for m in caps_node.members}
-            for cid in js_keys(cap_last):
+            for cid in js_property_order(cap_last):
                 cm = cap_last[cid]
                 caps.append(cid)
                 cap_spans.setdefault(cid, cm.key.span)
@@ -299,7 +299,7 @@ def validate_mock_integrity(config: Any) -> MockIntegrity:
             )
     caps = config.get("capabilities")
     if isinstance(caps, dict):
-        for cid in js_keys(caps):
+        for cid in js_property_order(caps):
             cap = caps[cid]
             if isinstance(cap, dict):
                 for name in ENDPOINT_FIELDS:

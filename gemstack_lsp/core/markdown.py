@@ -128,7 +128,8 @@ class ReferenceBlock:
 
     ``body`` is the lines between the fences joined with ``\\n`` (line endings normalised to
     ``\\n``, as the reference hashes and reads them); ``json_text`` is that body trimmed with
-    JavaScript's whitespace set, the text the reference hands to ``JSON.parse``.
+    JavaScript's whitespace set, the text the reference hands to ``JSON.parse``. ``line_starts``
+    holds the document offset of each body line, for ``body_offset_to_doc``.
     """
 
     kind: str
@@ -138,6 +139,28 @@ class ReferenceBlock:
     close_span: Span
     body: str
     body_span: Span
+    line_starts: tuple[int, ...] = ()
+
+    @functools.cached_property
+    def _body_line_starts(self) -> tuple[int, ...]:
+        starts = [0]
+        for line in self.body.split("\n")[:-1]:
+            starts.append(starts[-1] + len(line) + 1)
+        return tuple(starts)
+
+    def body_offset_to_doc(self, i: int) -> int:
+        """The document offset of body offset ``i`` (the body's ``\n`` stand for the document's breaks)."""
+        if not self.line_starts:
+            return self.body_span.start
+        k = max(bisect.bisect_right(self._body_line_starts, i) - 1, 0)
+        return self.line_starts[k] + i - self._body_line_starts[k]
+
+    @property
+    def contiguous_base(self) -> int | None:
+        """The document offset of body offset 0 when the body is one verbatim slice of the document."""
+        if len(self.line_starts) <= 1 or self.body_span.end - self.body_span.start == len(self.body):
+            return self.body_span.start
+        return None
 
     @property
     def json_text(self) -> str:
@@ -604,6 +627,7 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
                         close_span=Span(*lines[i]),
                         body="\n".join(body_lines),
                         body_span=body_span,
+                        line_starts=tuple(lines[j][0] for j in range(start + 1, i)),
                     )
                 )
                 start = None

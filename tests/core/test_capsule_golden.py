@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from gemstack_lsp.core.blocks.test_matrix import acceptance_signature
 from gemstack_lsp.core.capsule.canonical import (
     canonical_text,
     canonicalize,
@@ -15,7 +16,7 @@ from gemstack_lsp.core.capsule.canonical import (
     parse_json,
     semantic_hash,
 )
-from gemstack_lsp.core.capsule.extract import acceptance_signature, extract_invariants, read_test_matrix
+from gemstack_lsp.core.capsule.extract import extract_invariants, read_test_matrix
 from gemstack_lsp.core.capsule.secrets import scan_secrets
 from gemstack_lsp.core.capsule.sources import source_set_hash
 from gemstack_lsp.core.hashing import hash_bytes

@@ -28,7 +28,7 @@ from gemstack_lsp.core.jsonspan import (
     JsonString,
     parse_json,
 )
-from gemstack_lsp.core.markdown import Fence, fences_of_kind
+from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
 from gemstack_lsp.core.text import Span
 
 T = TypeVar("T")
@@ -125,8 +125,8 @@ class BlockSource:
         )
 
 
-def parse_fence_json(fence: Fence) -> JsonResult:
-    """The JSON of a fence's body, trimmed as the reference trims it, with document spans."""
+def parse_fence_json(fence: Fence | ReferenceBlock) -> JsonResult:
+    """The JSON of a block's body, trimmed as the reference trims it, with document spans."""
     body = fence.body
     stripped = js_trim_start(body)
     lead = len(body) - len(stripped)
@@ -161,11 +161,28 @@ def read_block(
         )
     fence = found[0]
     result = parse_fence_json(fence)
+    findings.extend(_json_findings(path, info, result, fence.close_span or fence.open_span))
+    return BlockSource(path, info, found, result, tuple(findings))
+
+
+def read_reference_block(path: str, block: ReferenceBlock, info: BlockKindInfo) -> BlockSource:
+    """The block the reference reads (one of ``markdown.reference_blocks``), parsed with spans.
+
+    The source has no ``Fence``: a block parser's rules run on it through its ``*_of`` function
+    (the capsule reads blocks as the reference does, not as Markdown shows them).
+    """
+    result = parse_fence_json(block)
+    return BlockSource(path, info, (), result, tuple(_json_findings(path, info, result, block.close_span)))
+
+
+def _json_findings(path: str, info: BlockKindInfo, result: JsonResult, end: Span) -> list[Finding]:
+    """A block's JSON syntax error (``end``: where the input ends) and its repeated keys."""
+    findings: list[Finding] = []
     for err in result.errors:
         span = err.span
         if span.start == span.end and "end of JSON input" in err.message:
             # Nothing to underline at the end of the input: point at the fence that ends it.
-            span = fence.close_span or fence.open_span
+            span = end
         findings.append(Finding(info.parse_code, info.syntax_prefix + err.message, path, span))
     for dup in result.duplicate_keys:
         findings.append(
@@ -176,7 +193,7 @@ def read_block(
                 dup.key.span,
             )
         )
-    return BlockSource(path, info, found, result, tuple(findings))
+    return findings
 
 
 # ---------------------------------------------------------------------------------------------

@@ -106,8 +106,12 @@ class FrozenContract:
 
 def parse_contracts(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[FrozenContract]:
     """The contracts block of one document (spec.md, plan.md or tasks.md)."""
-    src = read_block(path, text, INFO, fences)
-    if not src.present or not src.parsed:
+    return contracts_of(read_block(path, text, INFO, fences))
+
+
+def contracts_of(src: BlockSource) -> BlockResult[FrozenContract]:
+    """The reference's rules over a located contracts block (``read_block`` or ``read_reference_block``)."""
+    if not src.parsed:
         return src.result((), ())
     root = src.root
     if not isinstance(root, JsonArray):

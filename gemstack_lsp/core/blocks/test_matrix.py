@@ -70,8 +70,12 @@ class TestMatrixEntry:
 
 def parse_test_matrix(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[TestMatrixEntry]:
     """The test matrix of one document (the reference reads it from spec.md)."""
-    src = read_block(path, text, INFO, fences)
-    if not src.present or not src.parsed:
+    return matrix_of(read_block(path, text, INFO, fences))
+
+
+def matrix_of(src: BlockSource) -> BlockResult[TestMatrixEntry]:
+    """The reference's rules over a located matrix block (``read_block`` or ``read_reference_block``)."""
+    if not src.parsed:
         return src.result((), ())
     root = src.root
     if not isinstance(root, JsonArray):

@@ -3,8 +3,10 @@
 - ``extract_invariants``: the normative lines of spec.md (reference section 5.5), each with the
   span of its line so a dropped rule can be shown where it lives.
 - ``read_contracts`` / ``read_test_matrix``: the ``gemstack-contracts`` and
-  ``gemstack-test-matrix`` blocks with the reference's validation messages (section 9.1, 9.2) and
-  the acceptance signature.
+  ``gemstack-test-matrix`` blocks as the reference reads them (``markdown.reference_blocks``),
+  checked by the editor's block parsers (``blocks/contracts.py``, ``blocks/test_matrix.py``: the
+  same rules and messages), failing on the first error as the reference does; the matrix with
+  its acceptance signature.
 - ``section_items``: the list items under a heading (deferred items, open questions), and
   ``plan_bound_files`` for the plan's test-binding files.
 """
@@ -12,15 +14,16 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gemstack_lsp.core.capsule.canonical import compact_json, parse_json
-from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim, utf16_key
-from gemstack_lsp.core.markdown import reference_blocks
+from gemstack_lsp.core.blocks import contracts, test_matrix
+from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_reference_block
+from gemstack_lsp.core.capsule.canonical import parse_json
+from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim
+from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
 from gemstack_lsp.core.text import Span
 
 _HEADING = re.compile(rf"^#{{1,4}}{JS_WS_CLASS}+(?:(\d+(?:\.\d+)?)\.?{JS_WS_CLASS}*)?({JS_DOT}*?)$")
@@ -128,27 +131,26 @@ class Contract:
         return out
 
 
-CONTRACT_TYPES = ("ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE", "BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT")
+#: The path the block parsers put on their findings (only their code, message and span are kept).
+SPEC_FILE = "spec.md"
 
 
-def _id_span(text: str, body: Span, key: str, value: str) -> Span | None:
-    pattern = re.compile(r'"' + re.escape(key) + r'"\s*:\s*(' + re.escape(compact_json(value)) + ")")
-    m = pattern.search(text, body.start, body.end)
-    return Span(m.start(1), m.end(1)) if m else None
-
-
-def _single_block(text: str, kind: str, code: str, plural_message: str) -> tuple[Any, Span] | None:
-    blocks = reference_blocks(text, kind)
-    if not blocks:
-        return None
+def _reference_block(text: str, info: BlockKindInfo) -> ReferenceBlock | None:
+    """The block of ``info.kind`` as the reference reads it (``None`` when there is none)."""
+    blocks = reference_blocks(text, info.kind)
     if len(blocks) > 1:
-        raise BlockError(code, plural_message.format(n=len(blocks)), blocks[1].open_span)
-    block = blocks[0]
-    return block, block.body_span
+        raise BlockError(info.parse_code, info.multiple_message.replace("{n}", str(len(blocks))), blocks[1].open_span)
+    return blocks[0] if blocks else None
 
 
-def _is_blank_string(v: Any) -> bool:
-    return not isinstance(v, str) or js_trim(v) == ""
+def _raise_first_error(result: BlockResult[Any]) -> None:
+    """The reference throws on the first rule a block breaks: the parser's first finding.
+
+    A repeated key is no error to the reference (``JSON.parse`` keeps the last value).
+    """
+    for f in result.findings:
+        if f.code != "JSON_DUPLICATE_KEY":
+            raise BlockError(f.code, f.message, f.span)
 
 
 def read_contracts(text: str) -> list[Contract] | None:
@@ -167,95 +169,14 @@ def read_contracts(text: str) -> list[Contract] | None:
 @functools.lru_cache(maxsize=64)
 def _read_contracts(text: str) -> tuple[Contract, ...] | BlockError | None:
     try:
-        found = _read_contracts_uncached(text)
+        block = _reference_block(text, contracts.INFO)
+        if block is None:
+            return None
+        result = contracts.contracts_of(read_reference_block(SPEC_FILE, block, contracts.INFO))
+        _raise_first_error(result)
     except BlockError as exc:
         return exc
-    return None if found is None else tuple(found)
-
-
-def _read_contracts_uncached(text: str) -> list[Contract] | None:
-    found = _single_block(
-        text,
-        "gemstack-contracts",
-        "CONTRACT_PARSE_ERROR",
-        "Multiple gemstack-contracts blocks detected ({n}). Exactly one is permitted.",
-    )
-    if found is None:
-        return None
-    block, body = found
-    try:
-        data = parse_json(block.json_text)
-    except ValueError as exc:
-        raise BlockError("CONTRACT_PARSE_ERROR", f"Malformed JSON in gemstack-contracts block: {exc}", body) from exc
-    if not isinstance(data, list):
-        raise BlockError(
-            "CONTRACT_INVALID_SHAPE", "gemstack-contracts content must be a JSON array of contract objects", body
-        )
-    out: list[Contract] = []
-    seen: set[str] = set()
-    for item in data:
-        if not isinstance(item, dict):
-            raise BlockError("CONTRACT_INVALID_SHAPE", "Each contract must be a non-null object", body)
-        cid = item.get("id")
-        if _is_blank_string(cid):
-            raise BlockError("CONTRACT_INVALID_SHAPE", "Contract missing valid string id", body)
-        assert isinstance(cid, str)
-        span = _id_span(text, body, "id", cid)
-        if cid in seen:
-            raise BlockError("CONTRACT_DUPLICATE_ID", f'Duplicate contract ID detected: "{cid}"', span or body)
-        seen.add(cid)
-        ctype = item.get("type")
-        if ctype not in CONTRACT_TYPES:
-            raise BlockError(
-                "CONTRACT_UNKNOWN_TYPE", f'Unknown contract type: "{ctype}" on contract "{cid}"', span or body
-            )
-        _check_contract_shape(cid, str(ctype), item, span or body)
-        out.append(Contract(cid, str(ctype), item, span))
-    return out
-
-
-def _check_contract_shape(cid: str, ctype: str, item: Mapping[str, Any], span: Span) -> None:
-    def fail(message: str) -> None:
-        raise BlockError("CONTRACT_INVALID_SHAPE", message, span)
-
-    if ctype in ("ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE"):
-        if ctype == "PROVENANCE_RULE" and _is_blank_string(item.get("entity")):
-            fail(f'PROVENANCE_RULE contract "{cid}" requires a non-empty entity string')
-        values = item.get("values")
-        if not isinstance(values, list) or any(_is_blank_string(v) for v in values):
-            fail(f'{ctype} contract "{cid}" requires a values array of non-empty strings')
-        assert isinstance(values, list)
-        if ctype != "PROVENANCE_RULE" and len({js_trim(v) for v in values}) != len(values):
-            fail(f'{ctype} contract "{cid}" contains duplicate values')
-    elif ctype == "BOOLEAN_INVARIANT":
-        if not isinstance(item.get("value"), bool):
-            fail(
-                f'BOOLEAN_INVARIANT contract "{cid}" requires native boolean value, got {_js_typeof(item.get("value"))}'
-            )
-    elif ctype == "BOUNDARY":
-        if item.get("value") not in ("FORBIDDEN", "REQUIRED"):
-            fail(f'BOUNDARY contract "{cid}" requires value FORBIDDEN or REQUIRED')
-    elif ctype == "ROADMAP_LIMIT":
-        v = item.get("value")
-        if isinstance(v, bool) or not isinstance(v, int | float | str):
-            fail(f'ROADMAP_LIMIT contract "{cid}" requires a number or string value')
-
-
-def _js_typeof(v: Any) -> str:
-    if v is None:
-        return "undefined"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int | float):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    return "object"
-
-
-MATRIX_FIELDS = ("id", "category", "layer", "description", "pass_criteria", "gate")
-SIGNATURE_ORDER = ("category", "description", "gate", "id", "layer", "pass_criteria")
-_TEST_ID = re.compile(r"^TEST-[A-Z0-9]+-[A-Z0-9]+$")
+    return tuple(Contract(c.id, c.type, c.to_json(), c.id_span) for c in result.items)
 
 
 @dataclass(frozen=True)
@@ -272,13 +193,6 @@ class TestMatrix:
         return [e["id"] for e in self.entries]
 
 
-def acceptance_signature(entries: list[Mapping[str, Any]]) -> str:
-    """SHA-256 of the compact JSON of the entries sorted by id, keys in the reference's order."""
-    ordered = sorted(entries, key=lambda e: utf16_key(str(e.get("id"))))
-    payload = [{k: e.get(k) for k in SIGNATURE_ORDER} for e in ordered]
-    return hashlib.sha256(compact_json(payload).encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def read_test_matrix(text: str) -> TestMatrix | None:
     """The spec's ``gemstack-test-matrix`` block (``None`` when absent); raises ``BlockError``."""
     outcome = _read_test_matrix(text)
@@ -291,58 +205,20 @@ def read_test_matrix(text: str) -> TestMatrix | None:
 @functools.lru_cache(maxsize=64)
 def _read_test_matrix(text: str) -> TestMatrix | BlockError | None:
     try:
-        return _read_test_matrix_uncached(text)
+        block = _reference_block(text, test_matrix.INFO)
+        if block is None:
+            return None
+        result = test_matrix.matrix_of(read_reference_block(SPEC_FILE, block, test_matrix.INFO))
+        _raise_first_error(result)
     except BlockError as exc:
         return exc
-
-
-def _read_test_matrix_uncached(text: str) -> TestMatrix | None:
-    found = _single_block(
-        text,
-        "gemstack-test-matrix",
-        "TEST_MATRIX_PARSE_ERROR",
-        "Multiple gemstack-test-matrix blocks detected ({n}). Exactly one is permitted.",
+    entries = result.items
+    return TestMatrix(
+        tuple(e.node.to_python() for e in entries),
+        test_matrix.acceptance_signature(entries),
+        {e.id: e.id_span for e in entries},
+        block.body_span,
     )
-    if found is None:
-        return None
-    block, body = found
-    try:
-        data = parse_json(block.json_text)
-    except ValueError as exc:
-        raise BlockError("TEST_MATRIX_PARSE_ERROR", f"Failed to parse gemstack-test-matrix JSON: {exc}", body) from exc
-    if not isinstance(data, list):
-        raise BlockError("TEST_MATRIX_INVALID_SHAPE", "gemstack-test-matrix must be a JSON array of test objects", body)
-    seen: set[str] = set()
-    spans: dict[str, Span] = {}
-    for i, item in enumerate(data):
-        shape = "TEST_MATRIX_INVALID_SHAPE"
-        if not isinstance(item, dict):
-            raise BlockError(shape, f"Item at index {i} in gemstack-test-matrix must be a non-null object", body)
-        for k in item:
-            if k not in MATRIX_FIELDS:
-                raise BlockError(shape, f'Item at index {i} contains unknown field: "{k}"', body)
-        for f in MATRIX_FIELDS:
-            if f not in item:
-                raise BlockError(shape, f'Item at index {i} missing required field: "{f}"', body)
-            if _is_blank_string(item[f]):
-                raise BlockError(shape, f'Item at index {i} field "{f}" must be a non-empty string', body)
-        tid = item["id"]
-        span = _id_span(text, body, "id", tid) or body
-        if not _TEST_ID.match(tid):
-            raise BlockError(
-                shape, f'Item at index {i} has invalid ID "{tid}". Must match ^TEST-[A-Z0-9]+-[A-Z0-9]+$', span
-            )
-        if tid in seen:
-            raise BlockError(
-                "TEST_MATRIX_DUPLICATE_ID", f'Duplicate test ID detected in gemstack-test-matrix: "{tid}"', span
-            )
-        seen.add(tid)
-        spans[tid] = span
-        if item["layer"] not in ("UNIT", "INTEGRATION", "E2E", "CLI"):
-            raise BlockError(shape, f'Item at index {i} has invalid layer "{item["layer"]}"', span)
-        if item["gate"] not in ("REQUIRED", "SUPPLEMENTAL"):
-            raise BlockError(shape, f'Item at index {i} has invalid gate "{item["gate"]}"', span)
-    return TestMatrix(tuple(data), acceptance_signature(data), spans, body)
 
 
 _ANY_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")

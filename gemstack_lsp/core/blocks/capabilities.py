@@ -10,16 +10,15 @@ out.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any, Final
+from typing import Final
 
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_issues
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
+from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
 
 KIND: Final = "gemstack-capabilities"
@@ -31,13 +30,6 @@ INFO: Final = BlockKindInfo(
     syntax_prefix="Failed to parse gemstack-capabilities JSON: ",
 )
 ENDPOINT_KEYS: Final = ("url", "endpoint", "host", "base_url")
-
-
-@functools.cache
-def schema() -> dict[str, Any]:
-    text = resources.files("gemstack_lsp.schemas").joinpath("gemstack-capabilities.schema.json").read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
 
 
 @dataclass(frozen=True)
@@ -87,7 +79,7 @@ def _parse(path: str, text: str, fences: tuple[Fence, ...] | None) -> BlockResul
         return source.result((), ())
     root = source.root
     findings: list[Finding] = []
-    issues = schema_issues(root, schema())
+    issues = schema_issues(root, load_schema("gemstack-capabilities.schema.json"))
     bad_items = {i.path[0] for i in issues if i.path and isinstance(i.path[0], int)}
     for issue in issues:
         where = ".".join(str(p) for p in issue.path) or "block"

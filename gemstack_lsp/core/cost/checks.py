@@ -42,11 +42,11 @@ from gemstack_lsp.core.cost.registry import (
     ProviderRegistry,
     RegisteredProvider,
     mock_escapes,
-    providers_schema,
 )
 from gemstack_lsp.core.cost.view import PROVIDERS_PATH, CostView, FeatureCost
 from gemstack_lsp.core.findings import Finding, Fix, Related
 from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.state import STATE_PATH
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def _providers_json_findings(view: CostView) -> Iterator[Finding]:
             err.span,
         )
     if parsed.ok and parsed.value is not None:
-        for issue in schema_issues(parsed.value, providers_schema()):
+        for issue in schema_issues(parsed.value, load_schema("providers.schema.json")):
             where = ".".join(str(p) for p in issue.path) or "root"
             yield Finding(
                 "PROVIDER_REGISTRY_INVALID",

@@ -22,7 +22,6 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -40,6 +39,7 @@ from gemstack_lsp.core.jscompat import (
     json_stringify,
 )
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, parse_json
+from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
 
 COST_STATES: Final = ("FREE", "BILLABLE", "POTENTIALLY_BILLABLE", "UNKNOWN")
@@ -197,15 +197,8 @@ def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
 
 
 @functools.cache
-def ledger_schema() -> dict[str, Any]:
-    text = resources.files("gemstack_lsp.schemas").joinpath(SCHEMA_FILE).read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
-@functools.cache
 def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(ledger_schema())
+    return jsonschema.Draft202012Validator(load_schema(SCHEMA_FILE))
 
 
 @dataclass(frozen=True)

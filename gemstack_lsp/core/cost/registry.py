@@ -15,12 +15,9 @@ types are upper-cased and default to COMMERCIAL; capability ids are exact-match 
 
 from __future__ import annotations
 
-import functools
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -33,14 +30,6 @@ DEFAULT_TYPE: Final = "COMMERCIAL"
 #: Fields whose value names where a provider is reached (mock integrity looks at them).
 ENDPOINT_FIELDS: Final = ("url", "endpoint", "baseUrl", "base_url", "host", "remoteUrl", "remote_url")
 _REMOTE_SCHEME = re.compile(r"^https?://", re.IGNORECASE)
-
-
-@functools.cache
-def providers_schema() -> dict[str, Any]:
-    """``schemas/providers.schema.json``, the shape of ``.gemstack/providers.json``."""
-    text = resources.files("gemstack_lsp.schemas").joinpath("providers.schema.json").read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
 
 
 def normalize_id(raw: str) -> str:

@@ -251,6 +251,27 @@ def schema_issues(root: JsonNode | None, schema: Mapping[str, Any]) -> list[Sche
     return issues
 
 
+def schema_checked_entries(
+    source: BlockSource, schema: Mapping[str, Any], code: str, what: str
+) -> tuple[list[JsonObject], list[Finding]]:
+    """The entries of an array block that pass its JSON Schema, and one finding per schema error.
+
+    Each error is ``Invalid <what> at <path>: <message>`` on the narrowest node; an entry with
+    any error is left out, the others still count.
+    """
+    root = source.root
+    issues = schema_issues(root, schema)
+    findings = [
+        source.finding(code, f"Invalid {what} at {'.'.join(str(p) for p in i.path) or 'block'}: {i.message}", i.span)
+        for i in issues
+    ]
+    if not isinstance(root, JsonArray):
+        return [], findings
+    bad = {i.path[0] for i in issues if i.path and isinstance(i.path[0], int)}
+    entries = [node for index, node in enumerate(root.items) if index not in bad and isinstance(node, JsonObject)]
+    return entries, findings
+
+
 def js_truthy_string(node: JsonNode | None) -> str | None:
     """The value when the node is a non-empty string (JavaScript's ``x && typeof x === 'string'``)."""
     if isinstance(node, JsonString) and node.value:

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_issues
-from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_checked_entries
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.schemas import load_schema
@@ -65,27 +64,19 @@ def _parse(path: str, text: str, fences: tuple[Fence, ...] | None) -> BlockResul
     source = read_block(path, text, INFO, fences)
     if not source.present or not source.parsed:
         return source.result((), ())
-    root = source.root
-    findings: list[Finding] = []
-    issues = schema_issues(root, load_schema("gemstack-billable-actions.schema.json"))
-    bad_items = {i.path[0] for i in issues if i.path and isinstance(i.path[0], int)}
-    for issue in issues:
-        where = ".".join(str(p) for p in issue.path) or "block"
-        findings.append(source.finding(CODE, f"Invalid billable action at {where}: {issue.message}", issue.span))
+    schema = load_schema("gemstack-billable-actions.schema.json")
+    entries, findings = schema_checked_entries(source, schema, CODE, "billable action")
     items: list[BillableAction] = []
     seen: dict[str, Span] = {}
-    if isinstance(root, JsonArray):
-        for index, node in enumerate(root.items):
-            if index in bad_items or not isinstance(node, JsonObject):
-                continue
-            action = _action(path, node)
-            if action.id in seen:
-                findings.append(
-                    source.finding(CODE, f'Duplicate billable action id "{action.id}".', action.id_span, action.id)
-                )
-                continue
-            seen[action.id] = action.id_span
-            items.append(action)
+    for node in entries:
+        action = _action(path, node)
+        if action.id in seen:
+            findings.append(
+                source.finding(CODE, f'Duplicate billable action id "{action.id}".', action.id_span, action.id)
+            )
+            continue
+        seen[action.id] = action.id_span
+        items.append(action)
     return source.result(items, findings)
 
 

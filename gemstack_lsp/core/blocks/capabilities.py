@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_issues
-from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_checked_entries
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.schemas import load_schema
@@ -77,20 +76,9 @@ def _parse(path: str, text: str, fences: tuple[Fence, ...] | None) -> BlockResul
     source = read_block(path, text, INFO, fences)
     if not source.present or not source.parsed:
         return source.result((), ())
-    root = source.root
-    findings: list[Finding] = []
-    issues = schema_issues(root, load_schema("gemstack-capabilities.schema.json"))
-    bad_items = {i.path[0] for i in issues if i.path and isinstance(i.path[0], int)}
-    for issue in issues:
-        where = ".".join(str(p) for p in issue.path) or "block"
-        findings.append(source.finding(CODE, f"Invalid provider declaration at {where}: {issue.message}", issue.span))
-    items: list[CapabilityDeclaration] = []
-    if isinstance(root, JsonArray):
-        for index, node in enumerate(root.items):
-            if index in bad_items or not isinstance(node, JsonObject):
-                continue
-            items.append(_declaration(path, node))
-    return source.result(items, findings)
+    schema = load_schema("gemstack-capabilities.schema.json")
+    entries, findings = schema_checked_entries(source, schema, CODE, "provider declaration")
+    return source.result([_declaration(path, node) for node in entries], findings)
 
 
 def _declaration(path: str, node: JsonObject) -> CapabilityDeclaration:

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 import jsonschema
 
+from gemstack_lsp.core.blocks.base import node_at
 from gemstack_lsp.core.cost.jsonedit import insert_member
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jscompat import (
@@ -210,23 +211,11 @@ class SchemaIssue:
     order: tuple[int, ...]
 
 
-def _node_at(root: JsonNode, path: tuple[str | int, ...]) -> JsonNode | None:
-    node: JsonNode | None = root
-    for part in path:
-        if isinstance(node, JsonObject) and isinstance(part, str):
-            node = node.get(part)
-        elif isinstance(node, JsonArray) and isinstance(part, int) and part < len(node.items):
-            node = node.items[part]
-        else:
-            return None
-    return node
-
-
 def _key_span(root: JsonNode, path: tuple[str | int, ...]) -> Span | None:
     """The span of the key that holds the node at ``path`` (``None`` for the root)."""
     if not path:
         return None
-    parent = _node_at(root, path[:-1])
+    parent = node_at(root, path[:-1])
     if isinstance(parent, JsonObject) and isinstance(path[-1], str):
         member = parent.member(path[-1])
         if member is not None:
@@ -264,7 +253,7 @@ def validate_schema(root: JsonNode) -> list[SchemaIssue]:
         return cur
 
     def where(path: tuple[str, ...]) -> Span:
-        node = _node_at(root, path)
+        node = node_at(root, path)
         if node is not None:
             return node.span
         # A missing member: point at the key of the object that lacks it (or its opening brace).
@@ -272,7 +261,7 @@ def validate_schema(root: JsonNode) -> list[SchemaIssue]:
         key = _key_span(root, owner)
         if key is not None:
             return key
-        owner_node = _node_at(root, owner)
+        owner_node = node_at(root, owner)
         return _head(owner_node if owner_node is not None else root)
 
     def add(message: str, path: tuple[str, ...], order: tuple[int, ...]) -> None:

@@ -56,7 +56,7 @@ from gemstack_lsp.core.capsule.sources import (
     source_set_hash,
 )
 from gemstack_lsp.core.findings import Finding, Related, Severity
-from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_string
+from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string, js_trim
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.tasks import parse_tasks
@@ -459,17 +459,11 @@ def _derived_freshness(repo: GemstackRepo, c: _Collector, capsule: Mapping[str, 
             )
 
 
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality that keeps booleans apart from numbers."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    return bool(a == b)
-
-
 def _norm_values(values: Any) -> list[str] | None:
+    """``values`` as the reference's ``normalizeContract`` compares them: trimmed, in sorted order."""
     if not isinstance(values, list):
         return None
-    return sorted(str(v).strip() for v in values)
+    return sorted(js_trim(v) if isinstance(v, str) else js_string(v) for v in values)
 
 
 def _dropped_and_conflicts(
@@ -556,7 +550,8 @@ def _check_contracts(c: _Collector, spec_path: str, contracts: list[Contract], c
                 related=related,
             )
             continue
-        if src.type in _TYPES_WITH_VALUE and "value" in item and not _same(item["value"], src.raw.get("value")):
+        declared = src.raw.get("value")
+        if src.type in _TYPES_WITH_VALUE and "value" in item and not js_strict_equal(item["value"], declared):
             c.add(
                 conflict,
                 f'Frozen contract "{cid}": capsule value differs from the value spec.md declares.',

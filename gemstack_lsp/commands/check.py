@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from gemstack_lsp.commands.output import write_stdout
 from gemstack_lsp.core.reader import normalize_relpath
 
 EXIT_OK = 0
@@ -82,15 +83,7 @@ def run(args: argparse.Namespace) -> int:
         out = render_sarif(reports, cwd)
     else:
         out = render_text(reports, cwd)
-    try:
-        sys.stdout.write(out)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (`... | head`): not an error of the check; keep Python from
-        # complaining again when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+    write_stdout(out)
     if args.exit_zero:
         return EXIT_OK
     return EXIT_BLOCKERS if summarize(reports).blockers else EXIT_OK

@@ -26,6 +26,8 @@ import os
 import sys
 from pathlib import Path
 
+from gemstack_lsp.commands.output import write_stdout
+
 EXIT_ALLOW = 0
 EXIT_DENY = 1
 EXIT_USAGE = 2
@@ -158,12 +160,5 @@ def evaluate(args: argparse.Namespace) -> int:
         # An invalid ledger is never trusted: every cost is then UNKNOWN (run `check` for why).
         "ledger_valid": ledger_result.valid if ledger_result is not None else False,
     }
-    try:
-        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (`... | head`): the decision still sets the exit status.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+    write_stdout(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     return EXIT_ALLOW if chain.decision.authorized else EXIT_DENY

@@ -11,7 +11,7 @@ on the narrowest node.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -123,6 +123,33 @@ class BlockSource:
             root=self.root,
             present=self.present,
         )
+
+
+def array_items(
+    src: BlockSource,
+    code: str,
+    not_array: str,
+    check: Callable[[BlockSource, int, JsonNode, set[str], list[Finding]], T | None],
+) -> BlockResult[T]:
+    """The reference's walk over an array block (contracts, matrix, bindings, gates).
+
+    Nothing when the JSON did not parse; one ``code`` finding ``not_array`` when the root is no
+    array; else ``check(src, index, item, ids_seen, findings)`` on each item in order, which
+    appends its findings and returns the item when it passed every rule.
+    """
+    if not src.parsed:
+        return src.result((), ())
+    root = src.root
+    if not isinstance(root, JsonArray):
+        return src.result((), [src.finding(code, not_array, root)])
+    findings: list[Finding] = []
+    items: list[T] = []
+    seen: set[str] = set()
+    for i, item in enumerate(root.items):
+        checked = check(src, i, item, seen, findings)
+        if checked is not None:
+            items.append(checked)
+    return src.result(items, findings)
 
 
 def parse_fence_json(fence: Fence | ReferenceBlock) -> JsonResult:

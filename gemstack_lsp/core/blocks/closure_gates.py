@@ -13,12 +13,13 @@ from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
     BlockSource,
+    array_items,
     js_string,
     js_truthy_string,
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.jsonspan import JsonArray, JsonBool, JsonNode, JsonObject, JsonString
+from gemstack_lsp.core.jsonspan import JsonBool, JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
@@ -52,19 +53,7 @@ class ClosureGate:
 def parse_closure_gates(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[ClosureGate]:
     """The closure gates of one document (the reference reads them from plan.md)."""
     src = read_block(path, text, INFO, fences)
-    if not src.present or not src.parsed:
-        return src.result((), ())
-    root = src.root
-    if not isinstance(root, JsonArray):
-        return src.result((), [src.finding("GATES_PARSE_ERROR", "gemstack-closure-gates must be a JSON array", root)])
-    findings: list[Finding] = []
-    gates: list[ClosureGate] = []
-    seen: set[str] = set()
-    for i, item in enumerate(root.items):
-        gate = _check_item(src, i, item, seen, findings)
-        if gate is not None:
-            gates.append(gate)
-    return src.result(gates, findings)
+    return array_items(src, "GATES_PARSE_ERROR", "gemstack-closure-gates must be a JSON array", _check_item)
 
 
 def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> ClosureGate | None:

@@ -16,6 +16,7 @@ from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
     BlockSource,
+    array_items,
     js_string,
     read_block,
 )
@@ -111,23 +112,11 @@ def parse_contracts(path: str, text: str, fences: Sequence[Fence] | None = None)
 
 def contracts_of(src: BlockSource) -> BlockResult[FrozenContract]:
     """The reference's rules over a located contracts block (``read_block`` or ``read_reference_block``)."""
-    if not src.parsed:
-        return src.result((), ())
-    root = src.root
-    if not isinstance(root, JsonArray):
-        message = "gemstack-contracts content must be a JSON array of contract objects"
-        return src.result((), [src.finding("CONTRACT_INVALID_SHAPE", message, root)])
-    findings: list[Finding] = []
-    contracts: list[FrozenContract] = []
-    seen: set[str] = set()
-    for item in root.items:
-        contract = _check_item(src, item, seen, findings)
-        if contract is not None:
-            contracts.append(contract)
-    return src.result(contracts, findings)
+    message = "gemstack-contracts content must be a JSON array of contract objects"
+    return array_items(src, "CONTRACT_INVALID_SHAPE", message, _check_item)
 
 
-def _check_item(src: BlockSource, item: JsonNode, seen: set[str], out: list[Finding]) -> FrozenContract | None:
+def _check_item(src: BlockSource, _: int, item: JsonNode, seen: set[str], out: list[Finding]) -> FrozenContract | None:
     if not isinstance(item, JsonObject | JsonArray):
         out.append(src.finding("CONTRACT_INVALID_SHAPE", "Each contract must be a non-null object", item))
         return None

@@ -8,10 +8,18 @@ fires there; ``canonical_ids`` enables it here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, js_truthy_string, read_block
+from gemstack_lsp.core.blocks.base import (
+    BlockKindInfo,
+    BlockResult,
+    BlockSource,
+    array_items,
+    js_truthy_string,
+    read_block,
+)
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
@@ -57,20 +65,10 @@ def parse_test_bindings(
 ) -> BlockResult[TestBinding]:
     """The test bindings of one document (the reference reads them from plan.md)."""
     src = read_block(path, text, INFO, fences)
-    if not src.present or not src.parsed:
-        return src.result((), ())
-    root = src.root
-    if not isinstance(root, JsonArray):
-        message = "gemstack-test-bindings must be a JSON array"
-        return src.result((), [src.finding("BINDINGS_PARSE_ERROR", message, root)])
-    findings: list[Finding] = []
-    bindings: list[TestBinding] = []
-    seen: set[str] = set()
-    for i, item in enumerate(root.items):
-        binding = _check_item(src, i, item, seen, canonical_ids, findings)
-        if binding is not None:
-            bindings.append(binding)
-    return src.result(bindings, findings)
+    message = "gemstack-test-bindings must be a JSON array"
+    return array_items(
+        src, "BINDINGS_PARSE_ERROR", message, functools.partial(_check_item, canonical_ids=canonical_ids)
+    )
 
 
 def _check_item(
@@ -78,8 +76,8 @@ def _check_item(
     i: int,
     item: JsonNode,
     seen: set[str],
-    canonical_ids: Collection[str] | None,
     out: list[Finding],
+    canonical_ids: Collection[str] | None = None,
 ) -> TestBinding | None:
     if not isinstance(item, JsonObject | JsonArray):
         out.append(src.finding("BINDINGS_PARSE_ERROR", f"Binding at index {i} must be an object", item))

@@ -16,12 +16,13 @@ from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
     BlockSource,
+    array_items,
     js_string,
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.jscompat import js_property_order, js_trim, json_stringify, utf16_key
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
+from gemstack_lsp.core.jsonspan import JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
@@ -75,20 +76,8 @@ def parse_test_matrix(path: str, text: str, fences: Sequence[Fence] | None = Non
 
 def matrix_of(src: BlockSource) -> BlockResult[TestMatrixEntry]:
     """The reference's rules over a located matrix block (``read_block`` or ``read_reference_block``)."""
-    if not src.parsed:
-        return src.result((), ())
-    root = src.root
-    if not isinstance(root, JsonArray):
-        message = "gemstack-test-matrix must be a JSON array of test objects"
-        return src.result((), [src.finding("TEST_MATRIX_INVALID_SHAPE", message, root)])
-    findings: list[Finding] = []
-    entries: list[TestMatrixEntry] = []
-    seen: set[str] = set()
-    for i, item in enumerate(root.items):
-        entry = _check_item(src, i, item, seen, findings)
-        if entry is not None:
-            entries.append(entry)
-    return src.result(entries, findings)
+    message = "gemstack-test-matrix must be a JSON array of test objects"
+    return array_items(src, "TEST_MATRIX_INVALID_SHAPE", message, _check_item)
 
 
 def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> TestMatrixEntry | None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from gemstack_lsp.core.jscompat import json_stringify
 from gemstack_lsp.core.text import Span
 
 #: The finding reference shipped inside the package (rendered from this catalogue by
@@ -136,8 +136,7 @@ def fingerprint(code: str | None, contract_id: str | None, phase: str | None, lo
         "phase": phase or "unknown",
         "location": loc,
     }
-    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(json_stringify(payload).encode("utf-8")).hexdigest()
 
 
 def _c(code: str, severity: Severity, waivable: bool, family: str, summary: str, explanation: str) -> CodeInfo:

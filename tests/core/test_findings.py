@@ -90,3 +90,9 @@ def test_packaged_finding_reference_is_current() -> None:
 
     assert DOCS_PATH.read_text("utf-8") == render_catalogue_markdown(), "run `make docs` after changing the catalogue"
     assert all(f"### {code}" in DOCS_PATH.read_text("utf-8") for code in CATALOGUE)
+
+
+def test_fingerprint_of_a_lone_surrogate_is_the_references() -> None:
+    # JSON.stringify escapes a lone surrogate (node v20:
+    # sha256(JSON.stringify({code: "X", contractId: "a\ud800", phase: "p", location: "l"}))).
+    assert fingerprint("X", "a\ud800", "p", "l") == "4363c18004b88ae72dfcb29e34f54ea7f155c2a70bb4710d8878fb5d1568ef6f"

@@ -1,13 +1,16 @@
-"""Shared test fixtures: the reference repository and its golden vectors, copied per test."""
+"""Shared test fixtures: the reference repository and its golden vectors, copied per test; finding helpers."""
 
 from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from gemstack_lsp.core.findings import Finding
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REFERENCE = FIXTURES / "gemstack-reference"
@@ -30,3 +33,12 @@ def golden() -> dict[str, Any]:
     """The reference's golden vectors (canonical JSON, hashes, gates, ...)."""
     data: dict[str, Any] = json.loads((REFERENCE / "golden-vectors.json").read_text("utf-8"))
     return data
+
+
+def covered(text: str, findings: Iterable[Finding]) -> list[tuple[str, str, str]]:
+    """Each finding as (code, message, the text its span covers in ``text``)."""
+    out = []
+    for f in findings:
+        assert f.span is not None
+        out.append((f.code, f.message, text[f.span.start : f.span.end]))
+    return out

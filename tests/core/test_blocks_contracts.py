@@ -10,6 +10,7 @@ from gemstack_lsp.core.blocks.contracts import (
     effective_contracts,
     parse_contracts,
 )
+from tests.conftest import covered
 
 KIND = "gemstack-contracts"
 
@@ -23,9 +24,8 @@ def only(body: str) -> tuple[str, str, str]:
     text = doc(body)
     result = parse_contracts("specs/x/spec.md", text)
     assert len(result.findings) == 1, result.findings
-    (f,) = result.findings
-    assert f.span is not None
-    return f.code, f.message, text[f.span.start : f.span.end]
+    (found,) = covered(text, result.findings)
+    return found
 
 
 def contracts(body: str) -> list[FrozenContract]:

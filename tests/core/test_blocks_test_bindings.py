@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gemstack_lsp.core.blocks.test_bindings import parse_test_bindings
+from tests.conftest import covered
 
 KIND = "gemstack-test-bindings"
 
@@ -15,12 +16,7 @@ def doc(body: str) -> str:
 
 def findings(body: str, canonical: set[str] | None = None) -> list[tuple[str, str, str]]:
     text = doc(body)
-    result = parse_test_bindings("specs/x/plan.md", text, canonical_ids=canonical)
-    out = []
-    for f in result.findings:
-        assert f.span is not None
-        out.append((f.code, f.message, text[f.span.start : f.span.end]))
-    return out
+    return covered(text, parse_test_bindings("specs/x/plan.md", text, canonical_ids=canonical).findings)
 
 
 def test_multiple_blocks() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from gemstack_lsp.core.blocks.test_matrix import acceptance_signature, parse_test_matrix
 from gemstack_lsp.core.jscompat import js_property_order as js_key_order
+from tests.conftest import covered
 
 KIND = "gemstack-test-matrix"
 GOOD = {
@@ -35,12 +36,7 @@ def entry(**changes: Any) -> str:
 
 def findings(body: str) -> list[tuple[str, str, str]]:
     text = doc(body)
-    result = parse_test_matrix("specs/x/spec.md", text)
-    out = []
-    for f in result.findings:
-        assert f.span is not None
-        out.append((f.code, f.message, text[f.span.start : f.span.end]))
-    return out
+    return covered(text, parse_test_matrix("specs/x/spec.md", text).findings)
 
 
 def test_multiple_blocks() -> None:

@@ -39,6 +39,7 @@ from json import JSONDecodeError
 from json import decoder as _decoder
 from typing import Any, Literal, TypeAlias
 
+from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
 from gemstack_lsp.core.text import Span
 
 OffsetMap: TypeAlias = int | Callable[[int], int]
@@ -194,15 +195,9 @@ class JsonResult:
 
 def type_name(node: JsonNode | None) -> str:
     """The JavaScript ``typeof`` of a node's value (``null`` and arrays are "object")."""
-    if isinstance(node, JsonString):
-        return "string"
-    if isinstance(node, JsonNumber):
-        return "number"
-    if isinstance(node, JsonBool):
-        return "boolean"
     if node is None:
-        return "undefined"
-    return "object"
+        return js_typeof(UNDEFINED)
+    return js_typeof(node.value if isinstance(node, JsonString | JsonNumber | JsonBool) else None)
 
 
 #: The C-accelerated string scanner of the standard library (typeshed does not declare it).

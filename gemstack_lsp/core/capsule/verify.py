@@ -279,7 +279,7 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
         return VerifyResult(fp, INVALID, tuple(c.findings))
 
     version = capsule.get("schema_version")
-    if isinstance(version, bool) or not isinstance(version, int | float) or version != 1:
+    if not js_strict_equal(version, 1):  # The reference tests `schema_version !== 1`.
         shown = js_string(capsule.get("schema_version", UNDEFINED))
         c.add("CONTEXT_CAPSULE_INVALID", f"Unsupported schema version: {shown}", at=("schema_version",))
         return VerifyResult(fp, INVALID, tuple(c.findings), capsule)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonString, parse_json, type_name
+from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
 from gemstack_lsp.core.reader import normalize_relpath
 from gemstack_lsp.core.text import Span
 
@@ -87,7 +88,7 @@ def _string(node: JsonNode | None) -> StateValue | None:
     return StateValue(node.value, node.span) if isinstance(node, JsonString) else None
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
 def parse_state(text: str, has_bom: bool = False) -> GemstackState:
     """Parse the decoded text of state.json (``has_bom``: the file started with a BOM)."""
     result = parse_json(text)

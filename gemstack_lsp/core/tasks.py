@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jscompat import JS_DOT, JS_WHITESPACE, JS_WS_CLASS, js_trim
+from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
 from gemstack_lsp.core.text import SourceText, Span
 
 #: JavaScript's ``\s`` and ``.``: the reference's regular expressions run in V8.
@@ -270,7 +271,7 @@ class _Header:
         )
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
 def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
     """Parse tasks.md text (already decoded; a BOM is the caller's finding).
 

@@ -24,6 +24,7 @@ from gemstack_lsp.core.blocks.test_bindings import TestBinding, parse_test_bindi
 from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry, parse_test_matrix
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.markdown import REFERENCE_KINDS, Fence, reference_only_blocks, scan_fences
+from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
 from gemstack_lsp.core.repo import Document
 
 __all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "blocks_of_document", "clear_caches", "fence_findings"]
@@ -107,7 +108,7 @@ def _guarded(
         return BlockResult(kind, findings=(finding,), present=bool(fences))
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
 def blocks_of(path: str, text: str) -> DocumentBlocks:
     """Every Gemstack block of the document at ``path`` (repository-relative) holding ``text``."""
     fences = scan_fences(text)

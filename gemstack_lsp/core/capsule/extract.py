@@ -24,6 +24,7 @@ from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_refer
 from gemstack_lsp.core.capsule.canonical import parse_json
 from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim
 from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
+from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
 from gemstack_lsp.core.text import Span
 
 _HEADING = re.compile(rf"^#{{1,4}}{JS_WS_CLASS}+(?:(\d+(?:\.\d+)?)\.?{JS_WS_CLASS}*)?({JS_DOT}*?)$")
@@ -67,7 +68,7 @@ def extract_invariants(text: str) -> list[Invariant]:
     return list(_extract_invariants(text))
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
 def _extract_invariants(text: str) -> tuple[Invariant, ...]:
     """See ``extract_invariants``.
 
@@ -166,7 +167,7 @@ def read_contracts(text: str) -> list[Contract] | None:
     return None if outcome is None else list(outcome)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
 def _read_contracts(text: str) -> tuple[Contract, ...] | BlockError | None:
     try:
         block = _reference_block(text, contracts.INFO)
@@ -202,7 +203,7 @@ def read_test_matrix(text: str) -> TestMatrix | None:
     return outcome
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
 def _read_test_matrix(text: str) -> TestMatrix | BlockError | None:
     try:
         block = _reference_block(text, test_matrix.INFO)

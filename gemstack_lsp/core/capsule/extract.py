@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from gemstack_lsp.core.blocks import contracts, test_matrix
-from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_reference_block
+from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, read_reference_block
 from gemstack_lsp.core.capsule.canonical import parse_json
 from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim
 from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
@@ -132,26 +132,40 @@ class Contract:
         return out
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
 #: The path the block parsers put on their findings (only their code, message and span are kept).
 SPEC_FILE = "spec.md"
 
 
-def _reference_block(text: str, info: BlockKindInfo) -> ReferenceBlock | None:
-    """The block of ``info.kind`` as the reference reads it (``None`` when there is none)."""
-    blocks = reference_blocks(text, info.kind)
-    if len(blocks) > 1:
-        raise BlockError(info.parse_code, info.multiple_message.replace("{n}", str(len(blocks))), blocks[1].open_span)
-    return blocks[0] if blocks else None
+def _read_reference(
+    text: str, info: BlockKindInfo, rules: Callable[[BlockSource], BlockResult[T]]
+) -> tuple[ReferenceBlock, BlockResult[T]] | BlockError | None:
+    """The block of ``info.kind`` as the reference reads it, checked by ``rules`` (a block parser's).
 
-
-def _raise_first_error(result: BlockResult[Any]) -> None:
-    """The reference throws on the first rule a block breaks: the parser's first finding.
-
-    A repeated key is no error to the reference (``JSON.parse`` keeps the last value).
+    ``None`` when there is no block; else the ``BlockError`` of the first rule it breaks (the
+    reference throws there), or the block and its parse. A repeated key is no error to the
+    reference (``JSON.parse`` keeps the last value).
     """
+    blocks = reference_blocks(text, info.kind)
+    if not blocks:
+        return None
+    if len(blocks) > 1:
+        return BlockError(info.parse_code, info.multiple_message.replace("{n}", str(len(blocks))), blocks[1].open_span)
+    result = rules(read_reference_block(SPEC_FILE, blocks[0], info))
     for f in result.findings:
         if f.code != "JSON_DUPLICATE_KEY":
-            raise BlockError(f.code, f.message, f.span)
+            return BlockError(f.code, f.message, f.span)
+    return blocks[0], result
+
+
+def _raise_or_return(outcome: R | BlockError) -> R:
+    """A memoised outcome; a fresh ``BlockError`` (re-raising the memoised one would grow its
+    traceback on every call)."""
+    if isinstance(outcome, BlockError):
+        raise BlockError(outcome.code, str(outcome), outcome.span)
+    return outcome
 
 
 def read_contracts(text: str) -> list[Contract] | None:
@@ -160,24 +174,16 @@ def read_contracts(text: str) -> list[Contract] | None:
     Raises ``BlockError`` with the reference's message when the block is malformed. Memoised by
     text (the contracts' ``raw`` members are shared: treat them as read-only).
     """
-    outcome = _read_contracts(text)
-    if isinstance(outcome, BlockError):
-        # A fresh instance: re-raising the memoised one would grow its traceback on every call.
-        raise BlockError(outcome.code, str(outcome), outcome.span)
-    return None if outcome is None else list(outcome)
+    found = _raise_or_return(_read_contracts(text))
+    return None if found is None else list(found)
 
 
 @functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
 def _read_contracts(text: str) -> tuple[Contract, ...] | BlockError | None:
-    try:
-        block = _reference_block(text, contracts.INFO)
-        if block is None:
-            return None
-        result = contracts.contracts_of(read_reference_block(SPEC_FILE, block, contracts.INFO))
-        _raise_first_error(result)
-    except BlockError as exc:
-        return exc
-    return tuple(Contract(c.id, c.type, c.to_json(), c.id_span) for c in result.items)
+    found = _read_reference(text, contracts.INFO, contracts.contracts_of)
+    if found is None or isinstance(found, BlockError):
+        return found
+    return tuple(Contract(c.id, c.type, c.to_json(), c.id_span) for c in found[1].items)
 
 
 @dataclass(frozen=True)
@@ -196,28 +202,19 @@ class TestMatrix:
 
 def read_test_matrix(text: str) -> TestMatrix | None:
     """The spec's ``gemstack-test-matrix`` block (``None`` when absent); raises ``BlockError``."""
-    outcome = _read_test_matrix(text)
-    if isinstance(outcome, BlockError):
-        # A fresh instance: re-raising the memoised one would grow its traceback on every call.
-        raise BlockError(outcome.code, str(outcome), outcome.span)
-    return outcome
+    return _raise_or_return(_read_test_matrix(text))
 
 
 @functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
 def _read_test_matrix(text: str) -> TestMatrix | BlockError | None:
-    try:
-        block = _reference_block(text, test_matrix.INFO)
-        if block is None:
-            return None
-        result = test_matrix.matrix_of(read_reference_block(SPEC_FILE, block, test_matrix.INFO))
-        _raise_first_error(result)
-    except BlockError as exc:
-        return exc
-    entries = result.items
+    found = _read_reference(text, test_matrix.INFO, test_matrix.matrix_of)
+    if found is None or isinstance(found, BlockError):
+        return found
+    block, result = found
     return TestMatrix(
-        tuple(e.node.to_python() for e in entries),
-        test_matrix.acceptance_signature(entries),
-        {e.id: e.id_span for e in entries},
+        tuple(e.node.to_python() for e in result.items),
+        test_matrix.acceptance_signature(result.items),
+        {e.id: e.id_span for e in result.items},
         block.body_span,
     )
 

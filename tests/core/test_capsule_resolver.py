@@ -68,6 +68,20 @@ def test_resolver_source_wins_over_capsule() -> None:
     assert resolve_status(r, capsule).value == "SPEC_COMPLETE"
 
 
+def test_resolver_conflicts_are_verifys() -> None:
+    # The reference's lossy ``value: true`` on a set-like contract and a trimmed member are no
+    # conflict; ``1`` for a declared boolean is one (``===``): the same rule as context verify.
+    spec = SPEC.replace('"value": "FORBIDDEN"', '"value": true').replace('"BOUNDARY"', '"BOOLEAN_INVARIANT"')
+    r = repo({"specs/x/spec.md": spec})
+    capsule = capsule_for(r)
+    capsule["frozen_contracts"] = [
+        {"id": "states", "type": "ENUM_SET", "value": True, "values": ["B ", "A"]},
+        {"id": "mode", "type": "BOOLEAN_INVARIANT", "value": 1},
+    ]
+    assert not resolve_contract(r, "specs/x", capsule, "states").conflict
+    assert resolve_contract(r, "specs/x", capsule, "mode").conflict
+
+
 def test_resolver_falls_back_to_capsule_only_without_source() -> None:
     r = repo({"specs/x/spec.md": SPEC, "specs/x/tasks.md": TASKS})
     capsule = capsule_for(r)

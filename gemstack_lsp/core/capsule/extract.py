@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from gemstack_lsp.core.blocks import contracts, test_matrix
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, read_reference_block
 from gemstack_lsp.core.capsule.canonical import parse_json
-from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim
+from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_strict_equal, js_string, js_trim
 from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
 from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
 from gemstack_lsp.core.text import Span
@@ -130,6 +130,40 @@ class Contract:
             if key in self.raw:
                 out[key] = self.raw[key]
         return out
+
+    def claim_conflicts(self, claim: Mapping[str, Any]) -> tuple[str, ...]:
+        """The members of a capsule's claim about this contract that contradict the declaration.
+
+        ``type`` alone when the types differ; else ``value`` (only for the types whose source has
+        one, compared as ``===``), ``values`` (only when the claim carries them, trimmed and in
+        sorted order, as the reference's ``normalizeContract``) and ``entity`` (when claimed).
+        What the claim leaves out is no conflict, nor the reference's ``value: true`` on
+        set-like contracts (ARCHITECTURE.md, "Capsule verify states").
+        """
+        if "type" in claim and claim["type"] != self.type:
+            return ("type",)
+        out: list[str] = []
+        if (
+            self.type in TYPES_WITH_VALUE
+            and "value" in claim
+            and not js_strict_equal(claim["value"], self.raw.get("value"))
+        ):
+            out.append("value")
+        if "values" in claim and _normalized_values(claim["values"]) != _normalized_values(self.raw.get("values")):
+            out.append("values")
+        if "entity" in claim and claim["entity"] != self.raw.get("entity"):
+            out.append("entity")
+        return tuple(out)
+
+
+#: The contract types whose declaration has a ``value`` of its own.
+TYPES_WITH_VALUE = frozenset({"BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"})
+
+
+def _normalized_values(values: Any) -> list[str] | None:
+    if not isinstance(values, list):
+        return None
+    return sorted(js_trim(v) if isinstance(v, str) else js_string(v) for v in values)
 
 
 T = TypeVar("T")

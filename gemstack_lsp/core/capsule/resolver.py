@@ -80,20 +80,9 @@ def resolve_contract(repo: GemstackRepo, feature: str, capsule: Mapping[str, Any
             contracts = []
         src = next((c for c in contracts if c.id == contract_id), None)
         value = src.as_capsule_json() if src is not None else None
-        conflict = claimed is not None and value is not None and _differs(claimed, value)
-        conflict = conflict or (claimed is not None and value is None)
+        conflict = claimed is not None and (src is None or bool(src.claim_conflicts(claimed)))
         return Resolution(question, value, doc.path, claimed, conflict)
     return Resolution(question, claimed, f"{fp}/{CAPSULE_FILE}", claimed, False)
-
-
-def _differs(claimed: Mapping[str, Any], source: Mapping[str, Any]) -> bool:
-    if claimed.get("type") != source.get("type"):
-        return True
-    if "value" in source and "value" in claimed and claimed["value"] != source["value"]:
-        return True
-    if "values" not in claimed:
-        return False
-    return sorted(map(str, claimed["values"] or [])) != sorted(map(str, source.get("values") or []))
 
 
 def resolve_phase(repo: GemstackRepo, capsule: Mapping[str, Any]) -> Resolution:

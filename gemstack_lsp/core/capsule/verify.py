@@ -56,7 +56,7 @@ from gemstack_lsp.core.capsule.sources import (
     source_set_hash,
 )
 from gemstack_lsp.core.findings import Finding, Related, Severity
-from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string, js_trim
+from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.tasks import parse_tasks
@@ -95,8 +95,6 @@ LEGACY_NOTICE = '[LEGACY] No se detectó context-capsule.json en "{feature}" (Mo
 
 #: Phases at which a missing capsule blocks (seed section 18: warning in dev, blocker at ship).
 _SHIP_PHASES = frozenset({"verification", "ship"})
-
-_TYPES_WITH_VALUE = frozenset({"BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"})
 
 
 @dataclass(frozen=True)
@@ -459,13 +457,6 @@ def _derived_freshness(repo: GemstackRepo, c: _Collector, capsule: Mapping[str, 
             )
 
 
-def _norm_values(values: Any) -> list[str] | None:
-    """``values`` as the reference's ``normalizeContract`` compares them: trimmed, in sorted order."""
-    if not isinstance(values, list):
-        return None
-    return sorted(js_trim(v) if isinstance(v, str) else js_string(v) for v in values)
-
-
 def _dropped_and_conflicts(
     repo: GemstackRepo, c: _Collector, fp: str, capsule: Mapping[str, Any], unchanged: Mapping[str, str]
 ) -> None:
@@ -541,40 +532,14 @@ def _check_contracts(c: _Collector, spec_path: str, contracts: list[Contract], c
             )
             continue
         related = (Related(spec_path, src.span, f'"{cid}" as declared in spec.md'),)
-        if "type" in item and item["type"] != src.type:
-            c.add(
-                conflict,
-                f'Frozen contract "{cid}": capsule says type {item["type"]}, spec.md declares {src.type}.',
-                at=(*at, "type"),
-                subject=cid,
-                related=related,
-            )
-            continue
-        declared = src.raw.get("value")
-        if src.type in _TYPES_WITH_VALUE and "value" in item and not js_strict_equal(item["value"], declared):
-            c.add(
-                conflict,
-                f'Frozen contract "{cid}": capsule value differs from the value spec.md declares.',
-                at=(*at, "value"),
-                subject=cid,
-                related=related,
-            )
-        if "values" in item and _norm_values(item["values"]) != _norm_values(src.raw.get("values")):
-            c.add(
-                conflict,
-                f'Frozen contract "{cid}": capsule values differ from the values spec.md declares.',
-                at=(*at, "values"),
-                subject=cid,
-                related=related,
-            )
-        if "entity" in item and item["entity"] != src.raw.get("entity"):
-            c.add(
-                conflict,
-                f'Frozen contract "{cid}": capsule entity differs from spec.md.',
-                at=(*at, "entity"),
-                subject=cid,
-                related=related,
-            )
+        messages = {
+            "type": f'Frozen contract "{cid}": capsule says type {item.get("type")}, spec.md declares {src.type}.',
+            "value": f'Frozen contract "{cid}": capsule value differs from the value spec.md declares.',
+            "values": f'Frozen contract "{cid}": capsule values differ from the values spec.md declares.',
+            "entity": f'Frozen contract "{cid}": capsule entity differs from spec.md.',
+        }
+        for member in src.claim_conflicts(item):
+            c.add(conflict, messages[member], at=(*at, member), subject=cid, related=related)
     for k in contracts:
         if k.id not in claimed_ids:
             c.add(

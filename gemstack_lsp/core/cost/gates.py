@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from gemstack_lsp.core.cost.environment import CiWaiver, Tier, commercial_policy, resolve_tier
 from gemstack_lsp.core.cost.ledger import CostLedger
-from gemstack_lsp.core.cost.registry import ProviderRegistry
+from gemstack_lsp.core.cost.registry import ProviderRegistry, normalize_id
 from gemstack_lsp.core.jscompat import js_number, js_trim
 
 ALLOW: Final = "ALLOW"
@@ -150,17 +150,12 @@ class ActionRequest:
     cost_state: str | None = None
 
 
-def normalize_provider_id(raw: str) -> str:
-    """The registry key of a provider id: trimmed and lower-cased."""
-    return js_trim(raw).lower()
-
-
 def evaluate_provider_capability(
     request: CapabilityRequest, registry: ProviderRegistry, policy: GatePolicy | None = None
 ) -> Decision:
     """ProviderCapabilityGate: registered, allowed in the tier, capability declared, adapter support."""
     policy = policy or GatePolicy()
-    provider_id = normalize_provider_id(request.provider_id or "")
+    provider_id = normalize_id(request.provider_id or "")
     capability_id = request.capability_id
     tier = policy.tier(request.environment)
     provider = registry.get(provider_id) if provider_id else None
@@ -210,7 +205,7 @@ def evaluate_billable_action(
     """BillableActionGate: declared, classified (UNKNOWN never FREE), tier, FREE, authorization, budget."""
     policy = policy or GatePolicy()
     action_id = request.action_id
-    provider_id = normalize_provider_id(request.provider_id or "")
+    provider_id = normalize_id(request.provider_id or "")
     capability_id = request.capability_id
     tier = policy.tier(request.environment)
     units = request.requested_units if request.requested_units is not None else 1.0
@@ -372,11 +367,11 @@ def evaluate_chain(
     unknown provider.
     """
     policy = policy or GatePolicy()
-    failed_ids = {normalize_provider_id(p) for p in failed}
+    failed_ids = {normalize_id(p) for p in failed}
 
     def adapter_of(pid: str) -> AdapterSupport | None:
         if adapters is not None:
-            return adapters.get(normalize_provider_id(pid))
+            return adapters.get(normalize_id(pid))
         provider = registry.get(pid)
         caps = provider.adapter_capabilities if provider is not None else None
         return AdapterSupport(caps) if caps is not None else None
@@ -412,7 +407,7 @@ def evaluate_chain(
                 f'Fallback provider "{cand.provider_id}" failed authorization: {cand.decision.message}',
                 {
                     "action_id": action_id,
-                    "provider_id": normalize_provider_id(cand.provider_id),
+                    "provider_id": normalize_id(cand.provider_id),
                     "capability_id": capability_id,
                     "environment": tier,
                     "original_reason": cand.decision.reason_code,
@@ -420,7 +415,7 @@ def evaluate_chain(
                 },
             )
             return ChainDecision(stop, candidates, None)
-        if cand.decision.authorized and normalize_provider_id(cand.provider_id) not in failed_ids:
+        if cand.decision.authorized and normalize_id(cand.provider_id) not in failed_ids:
             return ChainDecision(_with_chain_context(cand.decision, cand.index), candidates, cand.index)
     last = candidates[-1].decision
     if not last.authorized:

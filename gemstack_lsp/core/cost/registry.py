@@ -33,6 +33,7 @@ _REMOTE_SCHEME = re.compile(r"^https?://", re.IGNORECASE)
 
 
 def normalize_id(raw: str) -> str:
+    """The registry key of a provider id: trimmed (JavaScript's whitespace) and lower-cased."""
     return js_trim(raw).lower()
 
 

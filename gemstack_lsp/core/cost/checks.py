@@ -42,6 +42,7 @@ from gemstack_lsp.core.cost.registry import (
     ProviderRegistry,
     RegisteredProvider,
     mock_escapes,
+    normalize_id,
 )
 from gemstack_lsp.core.cost.view import PROVIDERS_PATH, CostView, FeatureCost
 from gemstack_lsp.core.findings import Finding, Fix, Related
@@ -153,7 +154,7 @@ def _classify(fc: FeatureCost, provider: RegisteredProvider | None, ref: Provide
     ledger = fc.ledger.ledger if fc.ledger is not None else None
     if ledger is None:
         return None
-    entry = ledger.entry(provider.id if provider else ref.id.lower(), cap)
+    entry = ledger.entry(provider.id if provider else normalize_id(ref.id), cap)
     return entry.cost_state if entry is not None else None
 
 
@@ -224,7 +225,7 @@ def _declared_at(provider: RegisteredProvider) -> tuple[Related, ...]:
 
 
 def _unknown_provider(fc: FeatureCost, action: BillableAction, ref: ProviderRef, data: Mapping[str, str]) -> Finding:
-    canonical = PROVIDER_ID.match(ref.id.strip().lower()) is not None
+    canonical = PROVIDER_ID.match(normalize_id(ref.id)) is not None
     detail = (
         "Declare it in a gemstack-capabilities block, .gemstack/providers.json or a cost ledger."
         if canonical
@@ -232,7 +233,7 @@ def _unknown_provider(fc: FeatureCost, action: BillableAction, ref: ProviderRef,
     )
     fixes: tuple[Fix, ...] = ()
     if canonical:
-        fix = add_entry_fix(fc.ledger_path, fc.ledger, ref.id.strip().lower(), action.capability_id, "COMMERCIAL")
+        fix = add_entry_fix(fc.ledger_path, fc.ledger, normalize_id(ref.id), action.capability_id, "COMMERCIAL")
         fixes = (fix,) if fix else ()
     return Finding(
         "UNKNOWN_PROVIDER_IDENTITY",

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from gemstack_lsp.core.blocks import contracts, test_matrix
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, read_reference_block
 from gemstack_lsp.core.capsule.canonical import parse_json
+from gemstack_lsp.core.hashing import normalize_text
 from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_strict_equal, js_string, js_trim
 from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
 from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
@@ -257,10 +258,6 @@ _ANY_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _LIST_ITEM = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d+[.)])[ \t]+(.*)$")
 
 
-def _lines_lf(text: str) -> list[str]:
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
 def section_items(text: str, heading: re.Pattern[str]) -> list[str]:
     """The top-level list items of every section whose heading matches ``heading``.
 
@@ -277,7 +274,7 @@ def section_items(text: str, heading: re.Pattern[str]) -> list[str]:
             out.append(" ".join(current))
         current = None
 
-    for line in _lines_lf(text):
+    for line in normalize_text(text).split("\n"):
         stripped = line.strip()
         if stripped.startswith(("```", "~~~")):
             in_fence = not in_fence

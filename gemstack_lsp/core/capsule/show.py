@@ -91,10 +91,11 @@ def summary_lines(capsule: Mapping[str, Any], state: str | None = None, now: dt.
 def _md_list(items: Any) -> list[str]:
     if not isinstance(items, list) or not items:
         return ["- (none)"]
-    return [f"- {item if isinstance(item, str) else js_str(item)}" for item in items]
+    return [f"- {item if isinstance(item, str) else _json_text(item)}" for item in items]
 
 
-def js_str(value: Any) -> str:
+def _json_text(value: Any) -> str:
+    """A value as the Markdown companion shows it (readable JSON, keys sorted; not the reference's form)."""
     import json
 
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
@@ -135,7 +136,7 @@ def render_markdown(capsule: Mapping[str, Any]) -> str:
     for c in capsule.get("frozen_contracts") or []:
         if isinstance(c, Mapping):
             detail = {k: v for k, v in c.items() if k not in ("id", "type")}
-            out.append(f"- `{c.get('id')}` ({c.get('type')}): {js_str(detail)}")
+            out.append(f"- `{c.get('id')}` ({c.get('type')}): {_json_text(detail)}")
     matrix = capsule.get("acceptance_matrix") if isinstance(capsule.get("acceptance_matrix"), Mapping) else {}
     assert isinstance(matrix, Mapping)
     out += [

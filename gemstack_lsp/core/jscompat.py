@@ -1,6 +1,5 @@
-"""What JavaScript does that Python does differently.
-
-Whitespace, trim, String(number), typeof, UTF-16 order, property order.
+"""What JavaScript does that Python does differently: whitespace, trim, String(number), typeof,
+UTF-16 order, property order.
 
 The reference tools run in V8. Every message, sort and serialization that must match them byte
 for byte goes through these helpers rather than Python's own ``str.strip``, ``\\s``,

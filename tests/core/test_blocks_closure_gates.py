@@ -41,16 +41,30 @@ G = '"type": "PACKAGE_SCRIPT", "script": "test", "requirement": "REQUIRED", "wai
 RULES = [
     ("missing_id", f"[{{{G}}}]", "Gate at index 0 missing id", f"{{{G}}}"),
     ("null_item", "[null]", "Gate at index 0 missing id", "null"),
-    ("unsupported_type", '[{"id": "g", "type": "SHELL", "script": "t", "requirement": "SUPPLEMENTAL"}]',
-     'Unsupported gate type: "SHELL". Only PACKAGE_SCRIPT is supported in MVP.', '"SHELL"'),
-    ("missing_script", '[{"id": "g", "type": "PACKAGE_SCRIPT", "requirement": "SUPPLEMENTAL"}]',
-     'PACKAGE_SCRIPT gate "g" missing script name',
-     '{"id": "g", "type": "PACKAGE_SCRIPT", "requirement": "SUPPLEMENTAL"}'),
-    ("invalid_requirement", '[{"id": "g", "type": "PACKAGE_SCRIPT", "script": "t", "requirement": "MAYBE"}]',
-     'Gate "g" has invalid requirement: "MAYBE"', '"MAYBE"'),
-    ("required_without_boolean_waivable",
-     '[{"id": "g", "type": "PACKAGE_SCRIPT", "script": "t", "requirement": "REQUIRED", "waivable": "no"}]',
-     'REQUIRED gate "g" requires explicit boolean waivable property', '"no"'),
+    (
+        "unsupported_type",
+        '[{"id": "g", "type": "SHELL", "script": "t", "requirement": "SUPPLEMENTAL"}]',
+        'Unsupported gate type: "SHELL". Only PACKAGE_SCRIPT is supported in MVP.',
+        '"SHELL"',
+    ),
+    (
+        "missing_script",
+        '[{"id": "g", "type": "PACKAGE_SCRIPT", "requirement": "SUPPLEMENTAL"}]',
+        'PACKAGE_SCRIPT gate "g" missing script name',
+        '{"id": "g", "type": "PACKAGE_SCRIPT", "requirement": "SUPPLEMENTAL"}',
+    ),
+    (
+        "invalid_requirement",
+        '[{"id": "g", "type": "PACKAGE_SCRIPT", "script": "t", "requirement": "MAYBE"}]',
+        'Gate "g" has invalid requirement: "MAYBE"',
+        '"MAYBE"',
+    ),
+    (
+        "required_without_boolean_waivable",
+        '[{"id": "g", "type": "PACKAGE_SCRIPT", "script": "t", "requirement": "REQUIRED", "waivable": "no"}]',
+        'REQUIRED gate "g" requires explicit boolean waivable property',
+        '"no"',
+    ),
 ]
 
 

@@ -40,16 +40,41 @@ def test_not_an_array() -> None:
 
 RULES = [
     ("item_not_object", "[1]", "BINDINGS_PARSE_ERROR", "Binding at index 0 must be an object", "1"),
-    ("missing_test_id", '[{"file": "t.js"}]', "BINDINGS_PARSE_ERROR", "Binding at index 0 missing test_id",
-     '{"file": "t.js"}'),
-    ("test_id_not_string", '[{"test_id": 5, "file": "t.js"}]', "BINDINGS_PARSE_ERROR",
-     "Binding at index 0 missing test_id", "5"),
-    ("missing_file", '[{"test_id": "TEST-A-B"}]', "BINDINGS_PARSE_ERROR", 'Binding for "TEST-A-B" missing file',
-     '{"test_id": "TEST-A-B"}'),
-    ("absolute_file", '[{"test_id": "TEST-A-B", "file": "/abs/t.js"}]', "BINDINGS_PARSE_ERROR",
-     'Binding file must be repository-relative POSIX path: "/abs/t.js"', '"/abs/t.js"'),
-    ("parent_file", '[{"test_id": "TEST-A-B", "file": "..\\\\up\\\\t.js"}]', "BINDINGS_PARSE_ERROR",
-     'Binding file must be repository-relative POSIX path: "..\\up\\t.js"', '"..\\\\up\\\\t.js"'),
+    (
+        "missing_test_id",
+        '[{"file": "t.js"}]',
+        "BINDINGS_PARSE_ERROR",
+        "Binding at index 0 missing test_id",
+        '{"file": "t.js"}',
+    ),
+    (
+        "test_id_not_string",
+        '[{"test_id": 5, "file": "t.js"}]',
+        "BINDINGS_PARSE_ERROR",
+        "Binding at index 0 missing test_id",
+        "5",
+    ),
+    (
+        "missing_file",
+        '[{"test_id": "TEST-A-B"}]',
+        "BINDINGS_PARSE_ERROR",
+        'Binding for "TEST-A-B" missing file',
+        '{"test_id": "TEST-A-B"}',
+    ),
+    (
+        "absolute_file",
+        '[{"test_id": "TEST-A-B", "file": "/abs/t.js"}]',
+        "BINDINGS_PARSE_ERROR",
+        'Binding file must be repository-relative POSIX path: "/abs/t.js"',
+        '"/abs/t.js"',
+    ),
+    (
+        "parent_file",
+        '[{"test_id": "TEST-A-B", "file": "..\\\\up\\\\t.js"}]',
+        "BINDINGS_PARSE_ERROR",
+        'Binding file must be repository-relative POSIX path: "..\\up\\t.js"',
+        '"..\\\\up\\\\t.js"',
+    ),
 ]
 
 

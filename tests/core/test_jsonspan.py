@@ -51,7 +51,7 @@ def test_each_node_kind_has_its_span(text: str, kind: type, value: object) -> No
 
 @pytest.mark.parametrize(
     "s",
-    ["≠", "😀", "╔═╗", "a\\u00e9b", "tab\\tnew\\nline", "quote\\\"back\\\\slash\\/", "\\ud83d\\ude00"],
+    ["≠", "😀", "╔═╗", "a\\u00e9b", "tab\\tnew\\nline", 'quote\\"back\\\\slash\\/', "\\ud83d\\ude00"],
 )
 def test_strings_non_ascii_and_escapes(s: str) -> None:
     text = f'{{"k≠": "{s}", "after": 1}}'

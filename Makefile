@@ -58,7 +58,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check gemstack_lsp tests bench
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(STAMP) provenance-ref
 	$(BIN)/python -m bench
 
 # The finding reference that diagnostics link to, rendered from the catalogue.

@@ -22,10 +22,11 @@ from gemstack_lsp.core.blocks.closure_gates import ClosureGate, parse_closure_ga
 from gemstack_lsp.core.blocks.contracts import FrozenContract, parse_contracts
 from gemstack_lsp.core.blocks.test_bindings import TestBinding, parse_test_bindings
 from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry, parse_test_matrix
-from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.markdown import REFERENCE_KINDS, Fence, reference_only_blocks, scan_fences
 from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
 from gemstack_lsp.core.repo import Document
+from gemstack_lsp.core.text import SourceText, Span
 
 __all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "blocks_of_document", "clear_caches", "fence_findings"]
 
@@ -67,20 +68,48 @@ class DocumentBlocks:
         return tuple(out)
 
 
+def _unindent_fix(path: str, text: str, fence: Fence) -> tuple[Fix, ...]:
+    """Move an indented block's fences to column 0, when indentation is all that hides it.
+
+    Offered only for a plain three-backtick fence whose info string is the bare kind, outside
+    any container, closed by a bare fence: after the edit the reference reads it exactly.
+    """
+    if (
+        fence.indent == 0
+        or fence.in_container
+        or not fence.terminated
+        or fence.close_line is None
+        or fence.fence_char != "`"
+        or fence.fence_len != 3
+        or fence.info.strip() != fence.kind
+    ):
+        return ()
+    source = SourceText(text)
+    edits = []
+    for line in (fence.open_line, fence.close_line):
+        start = source.line_start(line)
+        content = source.line_text(line)
+        width = len(content) - len(content.lstrip(" "))
+        if content.strip() not in ("```", f"```{fence.kind}") or width > 3:
+            return ()
+        if width:
+            edits.append(TextEdit(path, Span(start, start + width), ""))
+    return (Fix("Move the Gemstack fence to column 0", tuple(edits), preferred=True),) if edits else ()
+
+
 def fence_findings(path: str, text: str) -> tuple[Finding, ...]:
     """FENCE_UNSEEN_BY_REFERENCE for every block the reference would read differently from Markdown."""
     out: list[Finding] = []
     for f in scan_fences(text):
         if f.kind in REFERENCE_KINDS and f.reference_issue is not None:
-            out.append(
-                Finding(
-                    "FENCE_UNSEEN_BY_REFERENCE",
-                    f"The reference gemstack CLI would not read this {f.kind} block as shown: {f.reference_issue}.",
-                    path,
-                    f.open_span,
-                    data={"kind": f.kind, "reason": f.reference_issue},
-                )
+            finding = Finding(
+                "FENCE_UNSEEN_BY_REFERENCE",
+                f"The reference gemstack CLI would not read this {f.kind} block as shown: {f.reference_issue}.",
+                path,
+                f.open_span,
+                data={"kind": f.kind, "reason": f.reference_issue},
             )
+            out.append(finding.with_fixes(*_unindent_fix(path, text, f)))
     for m in reference_only_blocks(text):
         if m.kind in REFERENCE_KINDS:
             out.append(Finding("FENCE_UNSEEN_BY_REFERENCE", m.message, path, m.span, data={"kind": m.kind}))

@@ -20,7 +20,7 @@ from gemstack_lsp.core.blocks.base import (
     js_string,
     read_block,
 )
-from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jscompat import js_strict_equal, js_trim, utf16_key
 from gemstack_lsp.core.jsonspan import (
     JsonArray,
@@ -116,7 +116,17 @@ def contracts_of(src: BlockSource) -> BlockResult[FrozenContract]:
     return array_items(src, "CONTRACT_INVALID_SHAPE", message, _check_item)
 
 
-def _check_item(src: BlockSource, _: int, item: JsonNode, seen: set[str], out: list[Finding]) -> FrozenContract | None:
+def _removal_fix(src: BlockSource, i: int, item: JsonNode) -> tuple[Fix, ...]:
+    """Remove the repeated contract: from the end of the item before it to its own end, so the
+    separating comma goes with it and the array stays valid JSON."""
+    root = src.root
+    if not isinstance(root, JsonArray) or i == 0:
+        return ()
+    removal = Span(root.items[i - 1].span.end, item.span.end)
+    return (Fix("Remove the duplicate contract", (TextEdit(src.path, removal, ""),)),)
+
+
+def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> FrozenContract | None:
     if not isinstance(item, JsonObject | JsonArray):
         out.append(src.finding("CONTRACT_INVALID_SHAPE", "Each contract must be a non-null object", item))
         return None
@@ -130,9 +140,10 @@ def _check_item(src: BlockSource, _: int, item: JsonNode, seen: set[str], out: l
         out.append(src.finding("CONTRACT_INVALID_SHAPE", "Contract missing valid string id", id_node or item))
     if cid is not None and id_node is not None:
         if cid in seen:
-            out.append(
-                src.finding("CONTRACT_DUPLICATE_ID", f'Duplicate contract ID detected: "{cid}"', id_node, subject=cid)
+            duplicate = src.finding(
+                "CONTRACT_DUPLICATE_ID", f'Duplicate contract ID detected: "{cid}"', id_node, subject=cid
             )
+            out.append(duplicate.with_fixes(*_removal_fix(src, i, item)))
         seen.add(cid)
     shown_id = cid if cid is not None else js_string(id_node)
     type_node = obj.get("type") if obj is not None else None

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from gemstack_lsp.core.findings import Finding
+
+# Property tests never fail on timing (the machine may be busy): no deadline, no too-slow
+# health check. In CI they are also derandomised, so a run is reproducible.
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=True, database=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REFERENCE = FIXTURES / "gemstack-reference"

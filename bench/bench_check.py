@@ -15,8 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions, _checks, analyze
+from gemstack_lsp.core.rules import _checks, analyze
 from gemstack_lsp.fs import DiskReader
 
 FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "gemstack-reference" / "repo"

@@ -18,9 +18,9 @@ from pathlib import Path
 from gemstack_lsp.core.cost.checks import check_repo, preview_action
 from gemstack_lsp.core.cost.gates import GatePolicy, SpendingAuthorization, evaluate_chain
 from gemstack_lsp.core.cost.view import CostView
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import MemoryReader
 from gemstack_lsp.core.repo import Feature, GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions
 
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "gemstack-reference" / "repo"
 NOW = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)

@@ -1,4 +1,4 @@
-"""Parsing cost: blocks_of on the 900-line 009 spec (cold caches), and jsonspan against json.loads."""
+"""Parsing cost: blocks_of on the 900-line 009 spec (cold: no memo active), and jsonspan against json.loads."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import statistics
 import time
 from pathlib import Path
 
-from gemstack_lsp.core.blocks import blocks_of, clear_caches
+from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.jsonspan import parse_json
 from gemstack_lsp.core.markdown import scan_fences
+from gemstack_lsp.core.memo import Memo
 
 REPO = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "gemstack-reference" / "repo"
 SPEC = REPO / "specs" / "009-context-capsule" / "spec.md"
@@ -34,14 +35,15 @@ def main() -> None:
     plan = PLAN.read_text("utf-8")
     lines = spec.count("\n")
 
-    med, best = _per_call_ms(lambda: blocks_of("specs/009-context-capsule/spec.md", spec), 100, clear_caches)
+    med, best = _per_call_ms(lambda: blocks_of("specs/009-context-capsule/spec.md", spec), 100)
     print(f"blocks_of, cold, 009 spec.md ({lines} lines): median {med:.2f} ms, best {best:.2f} ms per document")
-    med, best = _per_call_ms(lambda: blocks_of("specs/009-context-capsule/plan.md", plan), 100, clear_caches)
+    med, best = _per_call_ms(lambda: blocks_of("specs/009-context-capsule/plan.md", plan), 100)
     print(f"blocks_of, cold, 009 plan.md ({plan.count(chr(10))} lines): median {med:.2f} ms, best {best:.2f} ms")
-    med, _ = _per_call_ms(lambda: scan_fences(spec), 100, clear_caches)
+    med, _ = _per_call_ms(lambda: scan_fences(spec), 100)
     print(f"scan_fences, cold, 009 spec.md: median {med:.2f} ms")
-    blocks_of("specs/009-context-capsule/spec.md", spec)
-    med, _ = _per_call_ms(lambda: blocks_of("specs/009-context-capsule/spec.md", spec), 1000)
+    with Memo().active():
+        blocks_of("specs/009-context-capsule/spec.md", spec)
+        med, _ = _per_call_ms(lambda: blocks_of("specs/009-context-capsule/spec.md", spec), 1000)
     print(f"blocks_of, memoised (unchanged document): median {med * 1000:.1f} µs")
 
     bodies = [f.body for f in scan_fences(spec) + scan_fences(plan) if f.kind is not None]

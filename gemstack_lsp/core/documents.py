@@ -29,7 +29,7 @@ from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
-    from gemstack_lsp.core.rules import AnalysisOptions
+    from gemstack_lsp.core.options import AnalysisOptions
 
 _UNREADABLE_REASONS = {
     ReadStatus.NOT_A_FILE: "it is not a regular file",

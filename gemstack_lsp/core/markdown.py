@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
-from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span
 
 #: The Gemstack block kinds (info string words) this project knows.
@@ -185,7 +185,7 @@ class ReferenceMismatch:
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def _lines(text: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of every line; a line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``.
 
@@ -372,7 +372,7 @@ def _describe_containers(containers: tuple[str, ...]) -> str | None:
     return " > ".join(containers)
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def _scan_commonmark(text: str) -> tuple[Fence, ...]:
     lines = _lines(text)
     stack: list[_Container] = []
@@ -595,7 +595,7 @@ def _html_start(rest: str, in_paragraph: bool) -> int | None:
 # The reference's reading
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
     lines = _lines(text)
     trimmed = [js_trim_end(text[s:e]) for s, e in lines]
@@ -690,7 +690,7 @@ def _issue(fence: Fence, text: str, refs: tuple[ReferenceBlock, ...]) -> str | N
     return f"{why}, so the reference reads on to line {ref.close_line + 1}"
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def scan_fences(text: str) -> tuple[Fence, ...]:
     """Every fenced code block of ``text`` in document order, with its reference visibility."""
     fences = _scan_commonmark(text)
@@ -719,7 +719,7 @@ def fences_of_kind(text: str, kind: str) -> tuple[Fence, ...]:
     return tuple(f for f in scan_fences(text) if f.kind == kind)
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def reference_only_blocks(text: str) -> tuple[ReferenceMismatch, ...]:
     """Blocks the reference would read where Markdown has no Gemstack block of that kind opening.
 

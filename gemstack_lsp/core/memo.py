@@ -1,9 +1,121 @@
-"""How many parsed documents the core keeps between analyses.
+"""Derived data of a document, keyed by the text it was computed from and owned by a host.
 
-Every parser memoises its result by the document's text, so an analysis after a keystroke
-re-parses only the document that changed. The caches must hold every document of a large
-repository for that to hold: 500 features are 1,500 Markdown documents plus their JSON files.
+The parsers of the core (fences, blocks, tasks, state, ledgers, capsule extraction) are pure
+functions of a document's text. ``per_text`` marks one: while a ``Memo`` is active (the
+analysis host activates its own around every analysis and request), a call with a text seen
+before returns the value computed then; with none active, the function simply runs. The
+memo is not global: each host owns one and ``retain``s only the texts it still holds (the
+current and the previous version of each file), so memory follows the repository's size,
+never the number of edits.
 """
 
-#: Entries kept by each per-document parse cache (parsers key them by path and text).
-DOCUMENT_CACHE_SIZE = 4096
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import threading
+from collections.abc import Callable, Collection, Iterator
+from contextvars import ContextVar
+from typing import Any, ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_ACTIVE: ContextVar[Memo | None] = ContextVar("gemstack_memo", default=None)
+
+
+class Memo:
+    """Values computed from document texts: text -> {(function, other arguments): value}."""
+
+    def __init__(self) -> None:
+        self._by_text: dict[str, dict[tuple[Any, ...], Any]] = {}
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def lookup(self, text: str, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
+        entries = self._by_text.get(text)
+        if entries is not None:
+            try:
+                value: R = entries[key]
+            except KeyError:
+                pass
+            else:
+                self.hits += 1
+                return value
+        self.misses += 1
+        value = compute()
+        with self._lock:
+            self._by_text.setdefault(text, {})[key] = value
+        return value
+
+    def retain(self, live: Collection[str]) -> int:
+        """Forget every text not in ``live``; returns how many texts were dropped."""
+        with self._lock:
+            dead = [t for t in self._by_text if t not in live]
+            for t in dead:
+                del self._by_text[t]
+        return len(dead)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_text.clear()
+
+    @property
+    def texts(self) -> int:
+        """How many distinct texts have entries."""
+        return len(self._by_text)
+
+    @property
+    def entries(self) -> int:
+        """How many values are kept, over every text."""
+        return sum(len(v) for v in list(self._by_text.values()))
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[Memo]:
+        """Make this memo the one ``per_text`` functions use in the current context."""
+        token = _ACTIVE.set(self)
+        try:
+            yield self
+        finally:
+            _ACTIVE.reset(token)
+
+
+def active_memo() -> Memo | None:
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def ensure_memo() -> Iterator[Memo]:
+    """The active memo, or a fresh one for the duration of the block (a one-off analysis)."""
+    memo = _ACTIVE.get()
+    if memo is not None:
+        yield memo
+        return
+    with Memo().active() as fresh:
+        yield fresh
+
+
+def per_text(fn: Callable[P, R]) -> Callable[P, R]:
+    """Memoise ``fn`` in the active ``Memo``, keyed by its ``text`` argument and the others."""
+    sig = inspect.signature(fn)
+    names = list(sig.parameters)
+    index = names.index("text")
+    qualname = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        memo = _ACTIVE.get()
+        if memo is None:
+            return fn(*args, **kwargs)
+        if len(args) > index:
+            text = args[index]
+            rest = args[:index] + args[index + 1 :]
+        else:
+            text = kwargs["text"]
+            rest = args
+        key = (qualname, rest, tuple(sorted((k, v) for k, v in kwargs.items() if k != "text")))
+        return memo.lookup(text, key, lambda: fn(*args, **kwargs))  # type: ignore[arg-type]
+
+    return wrapper

@@ -8,11 +8,9 @@ nothing on the next keystroke).
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 
-from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
 from gemstack_lsp.core.reader import FileContent, Reader, ReadStatus, normalize_relpath
 from gemstack_lsp.core.state import GemstackState, active_feature_of, parse_state
 from gemstack_lsp.core.text import SourceText, decode_utf8
@@ -147,16 +145,10 @@ class GemstackRepo:
 def decode_document(content: FileContent) -> Document:
     """Decode a read outcome into a ``Document`` (invalid UTF-8 is replaced, and remembered).
 
-    Memoised by the read outcome (path, status, bytes), so an unchanged file is decoded and
-    line-indexed once, not on every analysis.
+    The analysis host keeps the decoded document of each file it holds, so an unchanged file
+    is decoded and line-indexed once, not on every analysis.
     """
     if not content.ok or content.data is None:
         return Document(content.path, content)
-    return _decoded(content)
-
-
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
-def _decoded(content: FileContent) -> Document:
-    assert content.data is not None
     text, bom, bad = decode_utf8(content.data)
     return Document(content.path, content, text, SourceText(text), bom, bad)

@@ -6,33 +6,15 @@ editor always agree. Each area contributes one ``check_repo(repo, options)`` fun
 
 from __future__ import annotations
 
-import datetime as dt
 import traceback
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.memo import ensure_memo
+from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.repo import GemstackRepo
 
-ENVIRONMENTS = ("development", "test", "ci", "staging", "production")
-
-
-@dataclass(frozen=True)
-class AnalysisOptions:
-    """What a check may need besides the files: an injectable clock and user settings."""
-
-    #: The clock for staleness checks; ``None`` means the wall clock at analysis time.
-    now: dt.datetime | None = None
-    #: Maximum age of a ledger's freshness_date before STALE_PROVIDER_COST_ASSUMPTION.
-    max_ledger_age_days: int = 90
-    #: The environment tier used by gate previews (hover, lens).
-    environment: str = "development"
-    #: Check families switched off by the user ("capsule", "cost", "documents").
-    disabled: frozenset[str] = field(default_factory=frozenset)
-
-    def clock(self) -> dt.datetime:
-        return self.now if self.now is not None else dt.datetime.now(dt.UTC)
-
+__all__ = ["ENVIRONMENTS", "AnalysisOptions", "analyze", "sort_findings"]
 
 Check = Callable[[GemstackRepo, AnalysisOptions], Iterable[Finding]]
 
@@ -57,6 +39,12 @@ def analyze(repo: GemstackRepo, options: AnalysisOptions | None = None) -> list[
     """
     options = options or AnalysisOptions()
     findings: list[Finding] = []
+    with ensure_memo():
+        _run_checks(repo, options, findings)
+    return sort_findings(findings)
+
+
+def _run_checks(repo: GemstackRepo, options: AnalysisOptions, findings: list[Finding]) -> None:
     for family, check in _checks():
         if family in options.disabled:
             continue
@@ -72,7 +60,6 @@ def analyze(repo: GemstackRepo, options: AnalysisOptions | None = None) -> list[
                     ".gemstack/state.json" if repo.exists(".gemstack/state.json") else "specs",
                 )
             )
-    return sort_findings(findings)
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

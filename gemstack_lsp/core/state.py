@@ -10,7 +10,6 @@ Encoding findings (BOM, invalid UTF-8) are the documents check's, as for every a
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonString, parse_json, type_name
-from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.reader import normalize_relpath
 from gemstack_lsp.core.text import Span
 
@@ -88,7 +87,7 @@ def _string(node: JsonNode | None) -> StateValue | None:
     return StateValue(node.value, node.span) if isinstance(node, JsonString) else None
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def parse_state(text: str, has_bom: bool = False) -> GemstackState:
     """Parse the decoded text of state.json (``has_bom``: the file started with a BOM)."""
     result = parse_json(text)

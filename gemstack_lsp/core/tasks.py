@@ -14,14 +14,13 @@ Parsing is memoised by text: an unchanged tasks.md costs nothing on the next key
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jscompat import JS_DOT, JS_WHITESPACE, JS_WS_CLASS, js_trim
-from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import SourceText, Span
 
 #: JavaScript's ``\s`` and ``.``: the reference's regular expressions run in V8.
@@ -271,7 +270,7 @@ class _Header:
         )
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
     """Parse tasks.md text (already decoded; a BOM is the caller's finding).
 

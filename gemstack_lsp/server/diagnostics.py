@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions, analyze
+from gemstack_lsp.core.rules import analyze
 from gemstack_lsp.core.text import Encoding
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.settings import analysis_options

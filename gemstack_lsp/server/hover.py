@@ -190,7 +190,7 @@ def _tasks_naming(repo: GemstackRepo, feature: Feature, test_id: str) -> list[st
 
 def _cost_view(ctx: HoverContext) -> Any:
     from gemstack_lsp.core.cost.view import CostView
-    from gemstack_lsp.core.rules import AnalysisOptions
+    from gemstack_lsp.core.options import AnalysisOptions
 
     opts = AnalysisOptions(max_ledger_age_days=ctx.max_ledger_age_days)
     return CostView(ctx.repo, opts.clock(), opts.max_ledger_age_days), opts

@@ -25,8 +25,8 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, verify_capsule
 from gemstack_lsp.core.jsonspan import JsonArray
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.settings import Settings, analysis_options

@@ -48,8 +48,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.reader import Reader, ReadStatus
-from gemstack_lsp.core.rules import ENVIRONMENTS, AnalysisOptions
 
 __all__ = [
     "ENVIRONMENTS",

@@ -26,8 +26,8 @@ from gemstack_lsp.core.capsule.resolver import OPEN, resolve_contract, resolve_t
 from gemstack_lsp.core.capsule.sources import ROLES
 from gemstack_lsp.core.capsule.verify import VerifyResult, check_repo, verify_capsule
 from gemstack_lsp.core.jscompat import utf16_key
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions
 from gemstack_lsp.fs import DiskReader, write_atomic
 
 FEATURE = "specs/009-context-capsule"

@@ -31,8 +31,8 @@ from gemstack_lsp.core.cost.gates import (
 )
 from gemstack_lsp.core.cost.view import CostView, FeatureCost
 from gemstack_lsp.core.findings import Finding, Severity, code_info
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import Feature, GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions
 from gemstack_lsp.fs import DiskReader
 
 NOW = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)

@@ -6,8 +6,8 @@ import datetime as dt
 from pathlib import Path
 
 from gemstack_lsp.core.cost.checks import check_repo, preview_action
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions
 from gemstack_lsp.core.text import SourceText
 from gemstack_lsp.fs import DiskReader
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gemstack_lsp.core.blocks import blocks_of, blocks_of_document, clear_caches
+from gemstack_lsp.core.blocks import blocks_of, blocks_of_document
+from gemstack_lsp.core.memo import Memo
 from gemstack_lsp.core.reader import MemoryReader
 from gemstack_lsp.core.repo import GemstackRepo
 
@@ -68,13 +69,20 @@ def test_no_fence_finding_for_kinds_the_reference_never_reads() -> None:
     assert blocks_of("specs/x/spec.md", text).fence_findings == ()
 
 
-def test_blocks_of_is_memoised_by_path_and_text() -> None:
+def test_blocks_of_is_memoised_by_path_and_text_in_the_active_memo() -> None:
     text = "```gemstack-contracts\n[]\n```\n"
-    a = blocks_of("specs/x/spec.md", text)
-    assert blocks_of("specs/x/spec.md", text) is a
-    assert blocks_of("specs/y/spec.md", text) is not a
-    clear_caches()
+    memo = Memo()
+    with memo.active():
+        a = blocks_of("specs/x/spec.md", text)
+        assert blocks_of("specs/x/spec.md", text) is a
+        assert blocks_of("specs/y/spec.md", text) is not a
+    # No memo active: nothing is kept anywhere.
     assert blocks_of("specs/x/spec.md", text) is not a
+    # A memo forgets the texts it is not told to retain.
+    memo.retain(set())
+    assert memo.texts == 0
+    with memo.active():
+        assert blocks_of("specs/x/spec.md", text) is not a
 
 
 def test_findings_are_in_document_order_across_kinds() -> None:

@@ -22,9 +22,10 @@ from gemstack_lsp.core.capsule.extract import extract_invariants
 from gemstack_lsp.core.capsule.generate import CapsuleResult, generate_capsule
 from gemstack_lsp.core.capsule.verify import VerifyResult, check_repo, opted_in, verify_capsule
 from gemstack_lsp.core.findings import Severity
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import OverlayReader
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions, analyze
+from gemstack_lsp.core.rules import analyze
 from gemstack_lsp.fs import DiskReader, write_atomic
 from tests.conftest import REFERENCE_OUTPUT
 

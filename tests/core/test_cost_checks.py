@@ -9,9 +9,10 @@ from typing import Any
 
 from gemstack_lsp.core.cost.checks import check_repo, preview_action
 from gemstack_lsp.core.findings import Finding, TextEdit
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import MemoryReader
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions, analyze
+from gemstack_lsp.core.rules import analyze
 
 NOW = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)
 OPTIONS = AnalysisOptions(now=NOW)

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from gemstack_lsp.core.documents import check_repo
 from gemstack_lsp.core.findings import CATALOGUE, Finding
 from gemstack_lsp.core.hashing import hash_bytes
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import DirEntry, FileContent, MemoryReader, ReadStatus
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions
 from gemstack_lsp.fs import DiskReader
 
 REFERENCE_REPO = Path(__file__).parents[1] / "fixtures" / "gemstack-reference" / "repo"

@@ -176,6 +176,10 @@ def test_unicode_space_after_the_kind_still_names_the_kind(space: str) -> None:
     assert reference_only_blocks(text) == ()
 
 
-def test_scan_is_memoised() -> None:
+def test_scan_is_memoised_in_the_active_memo() -> None:
+    from gemstack_lsp.core.memo import Memo
+
     text = "```gemstack-contracts\n[]\n```\n"
-    assert scan_fences(text) is scan_fences(text)
+    with Memo().active():
+        assert scan_fences(text) is scan_fences(text)
+    assert scan_fences(text) is not scan_fences(text)

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from gemstack_lsp.core.findings import CATALOGUE, Finding
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import AnalysisOptions, analyze
+from gemstack_lsp.core.rules import analyze
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.report import finding_range
 

@@ -121,8 +121,8 @@ def test_active_spec_naming_a_file_on_disk_and_in_memory(tmp_path: Path) -> None
     """active_spec naming a file: STATE_ACTIVE_SPEC_MISSING from disk as from memory (fixed in
     core/state.py: on disk, reading ``spec.md/spec.md`` failed with ENOTDIR, which counted as
     existing, so the finding was missing)."""
+    from gemstack_lsp.core.options import AnalysisOptions
     from gemstack_lsp.core.reader import MemoryReader
-    from gemstack_lsp.core.rules import AnalysisOptions
 
     files = {STATE: '{"active_spec": "specs/001-demo/spec.md"}', SPEC: "# Demo\n"}
     root = make_case(tmp_path, Case("file", files))
@@ -177,10 +177,8 @@ def test_markdown_lines_linear_after_a_carriage_return() -> None:
     the end of the text, so a document with one stray CR near the top and many LF lines after
     it is split in quadratic time (every ``scan_fences`` / ``reference_blocks`` call). Expected:
     work linear in the text (measured as characters scanned)."""
-    from gemstack_lsp.core.blocks import clear_caches
     from gemstack_lsp.core.markdown import scan_fences
 
-    clear_caches()
     text = _counting("# Title\r\n" + _SHORT_LINES + "```gemstack-contracts\n[]\n```\n")
     fences = scan_fences(text)
     assert [f.kind for f in fences] == ["gemstack-contracts"]
@@ -190,10 +188,8 @@ def test_markdown_lines_linear_after_a_carriage_return() -> None:
 
 def test_markdown_lines_linear_without_carriage_returns() -> None:
     """LF-only text is split with at most a few scans of each character."""
-    from gemstack_lsp.core.blocks import clear_caches
     from gemstack_lsp.core.markdown import scan_fences
 
-    clear_caches()
     text = _counting(_SHORT_LINES + "```gemstack-contracts\n[]\n```\n")
     assert len(scan_fences(text)) == 1
     scanned, size = text.scanned.get("markdown.py", 0), len(text)

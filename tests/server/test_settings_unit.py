@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import MemoryReader
-from gemstack_lsp.core.rules import AnalysisOptions
 from gemstack_lsp.server.settings import (
     FEATURES,
     PROJECT_FILE,

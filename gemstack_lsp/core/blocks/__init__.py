@@ -9,7 +9,6 @@ parser module per kind lives beside this one.
 
 from __future__ import annotations
 
-import functools
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,11 +23,11 @@ from gemstack_lsp.core.blocks.test_bindings import TestBinding, parse_test_bindi
 from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry, parse_test_matrix
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.markdown import REFERENCE_KINDS, Fence, reference_only_blocks, scan_fences
-from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.repo import Document
 from gemstack_lsp.core.text import SourceText, Span
 
-__all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "blocks_of_document", "clear_caches", "fence_findings"]
+__all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "blocks_of_document", "fence_findings"]
 
 T = TypeVar("T")
 
@@ -137,7 +136,7 @@ def _guarded(
         return BlockResult(kind, findings=(finding,), present=bool(fences))
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def blocks_of(path: str, text: str) -> DocumentBlocks:
     """Every Gemstack block of the document at ``path`` (repository-relative) holding ``text``."""
     fences = scan_fences(text)
@@ -165,23 +164,3 @@ def blocks_of_document(doc: Document) -> DocumentBlocks | None:
     if doc.text is None:
         return None
     return blocks_of(doc.path, doc.text)
-
-
-def clear_caches() -> None:
-    """Forget every memoised scan and parse (benchmarks measure cold runs with it)."""
-    from gemstack_lsp.core import markdown
-    from gemstack_lsp.core.blocks import billable_actions, capabilities
-
-    blocks_of.cache_clear()
-    for fn in (
-        markdown.scan_fences,
-        markdown._scan_commonmark,
-        markdown._reference_all,
-        markdown._lines,
-        markdown.reference_only_blocks,
-    ):
-        fn.cache_clear()
-    for module in (billable_actions, capabilities):
-        cached = getattr(module, "_parse", None)
-        if cached is not None and hasattr(cached, "cache_clear"):
-            cached.cache_clear()

@@ -9,7 +9,6 @@ out.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -17,7 +16,7 @@ from typing import Final
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_checked_entries
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
-from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
 
@@ -72,7 +71,7 @@ def parse_capabilities(
     return _parse(path, text, tuple(fences) if fences is not None else None)
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def _parse(path: str, text: str, fences: tuple[Fence, ...] | None) -> BlockResult[CapabilityDeclaration]:
     source = read_block(path, text, INFO, fences)
     if not source.present or not source.parsed:

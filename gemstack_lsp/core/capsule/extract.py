@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from gemstack_lsp.core.capsule.canonical import parse_json
 from gemstack_lsp.core.hashing import normalize_text
 from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_strict_equal, js_string, js_trim
 from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
-from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span
 
 _HEADING = re.compile(rf"^#{{1,4}}{JS_WS_CLASS}+(?:(\d+(?:\.\d+)?)\.?{JS_WS_CLASS}*)?({JS_DOT}*?)$")
@@ -69,7 +68,7 @@ def extract_invariants(text: str) -> list[Invariant]:
     return list(_extract_invariants(text))
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def _extract_invariants(text: str) -> tuple[Invariant, ...]:
     """See ``extract_invariants``.
 
@@ -213,7 +212,7 @@ def read_contracts(text: str) -> list[Contract] | None:
     return None if found is None else list(found)
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def _read_contracts(text: str) -> tuple[Contract, ...] | BlockError | None:
     found = _read_reference(text, contracts.INFO, contracts.contracts_of)
     if found is None or isinstance(found, BlockError):
@@ -240,7 +239,7 @@ def read_test_matrix(text: str) -> TestMatrix | None:
     return _raise_or_return(_read_test_matrix(text))
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def _read_test_matrix(text: str) -> TestMatrix | BlockError | None:
     found = _read_reference(text, test_matrix.INFO, test_matrix.matrix_of)
     if found is None or isinstance(found, BlockError):

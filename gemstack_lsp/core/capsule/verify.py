@@ -63,7 +63,7 @@ from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
-    from gemstack_lsp.core.rules import AnalysisOptions
+    from gemstack_lsp.core.options import AnalysisOptions
 
 VALID, STALE, INVALID, MISSING, LEGACY = "VALID", "STALE", "INVALID", "MISSING", "LEGACY"
 

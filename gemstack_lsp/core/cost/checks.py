@@ -51,7 +51,7 @@ from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.state import STATE_PATH
 
 if TYPE_CHECKING:
-    from gemstack_lsp.core.rules import AnalysisOptions
+    from gemstack_lsp.core.options import AnalysisOptions
 
 PHASE = "IMPLEMENTATION"
 FREE_TYPES = frozenset({"LOCAL", "MOCK"})
@@ -344,7 +344,7 @@ def preview_chain(
     options: AnalysisOptions | None = None,
 ) -> dict[Tier, ChainDecision]:
     """As ``preview_action``, with every candidate's own decision (for a detailed hover)."""
-    from gemstack_lsp.core.rules import AnalysisOptions
+    from gemstack_lsp.core.options import AnalysisOptions
 
     opts = options or AnalysisOptions()
     view = CostView(repo, opts.clock(), opts.max_ledger_age_days)

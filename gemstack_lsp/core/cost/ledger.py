@@ -40,7 +40,7 @@ from gemstack_lsp.core.jscompat import (
     json_stringify,
 )
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, parse_json
-from gemstack_lsp.core.memo import DOCUMENT_CACHE_SIZE
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
 
@@ -440,7 +440,7 @@ def load_ledger(
     return LedgerResult(path, True, checked.ledger, warnings, checked.root, text)
 
 
-@functools.lru_cache(maxsize=DOCUMENT_CACHE_SIZE)
+@per_text
 def _validate_text(path: str, text: str) -> LedgerResult:
     """Parse, audit and validate (everything but staleness), memoised by (path, text)."""
     parsed = parse_json(text)

@@ -1,0 +1,30 @@
+"""What an analysis needs besides the files: the clock, the user's limits, the checks switched off.
+
+A leaf module (it imports nothing of the core), so every check, the host, the IDE layer and
+the server can name ``AnalysisOptions`` without importing ``rules`` and what it imports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+#: The environment tiers a gate preview may run in, in the order the settings list them.
+ENVIRONMENTS = ("development", "test", "ci", "staging", "production")
+
+
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """What a check may need besides the files: an injectable clock and user settings."""
+
+    #: The clock for staleness checks; ``None`` means the wall clock at analysis time.
+    now: dt.datetime | None = None
+    #: Maximum age of a ledger's freshness_date before STALE_PROVIDER_COST_ASSUMPTION.
+    max_ledger_age_days: int = 90
+    #: The environment tier used by gate previews (hover, lens).
+    environment: str = "development"
+    #: Check families switched off by the user ("capsule", "cost", "documents").
+    disabled: frozenset[str] = field(default_factory=frozenset)
+
+    def clock(self) -> dt.datetime:
+        return self.now if self.now is not None else dt.datetime.now(dt.UTC)

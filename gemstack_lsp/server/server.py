@@ -16,6 +16,7 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Generator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -25,6 +26,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from gemstack_lsp import __version__
+from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.diagnostics import Diagnostics
 from gemstack_lsp.server.session import WATCHED_GLOBS, Session
@@ -86,6 +88,20 @@ class GemstackServer(LanguageServer):
         self.plan_receipts: dict[str, dict[str, Any] | str] = {}
         self.plan_receipt_tasks: dict[str, asyncio.Task[None]] = {}
         self.session.on_settings_changed = self._settings_changed
+        #: Where request handlers run (``server/requests.py``): never on the event loop.
+        self.request_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-request")
+
+    def snapshot_for(self, uri: str) -> tuple[Snapshot, str] | None:
+        """The snapshot of the repository holding ``uri`` and the document's repository-relative
+        path; ``None`` outside every Gemstack repository."""
+        doc = self.session.documents.get(uri)
+        if doc is not None:
+            root, rel = doc.root, doc.rel
+        else:
+            _, root, rel = self.session.locate(uri)
+        if root is None or rel is None:
+            return None
+        return self.session.snapshot_of(root), rel
 
     def _settings_changed(self, folder_uri: str | None) -> None:
         """New settings for a folder (``None``: the defaults): analyse what they cover again."""
@@ -124,6 +140,7 @@ class GemstackServer(LanguageServer):
 
     def shutdown(self) -> None:
         self.diagnostics.executor.shutdown(wait=False, cancel_futures=True)
+        self.request_executor.shutdown(wait=False, cancel_futures=True)
         super().shutdown()  # type: ignore[no-untyped-call]
 
 

@@ -21,6 +21,7 @@ from gemstack_lsp.core.reader import DirEntry, FileContent, OverlayReader, ReadS
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.fs import DiskReader
+from gemstack_lsp.host import AnalysisHost, Snapshot
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.settings import Settings
 
@@ -241,6 +242,7 @@ class Session:
         self._folder_settings: dict[str, Settings] = {}
         self._root_cache: dict[str, str | None] = {}
         self._disk: dict[str, CachedDiskReader] = {}
+        self._hosts: dict[str, AnalysisHost] = {}
         self.initialization_options: Any = None
         #: Called with a folder URI (``None`` for the defaults) when its settings change.
         self.on_settings_changed: Callable[[str | None], None] | None = None
@@ -423,6 +425,25 @@ class Session:
             disk = self._disk[root] = CachedDiskReader(root)
         reader = OverlayReader(disk, self.buffers(root) if buffers is None else buffers)
         return GemstackRepo(root, reader)
+
+    def host(self, root: str) -> AnalysisHost:
+        """The analysis host of one repository root (created on first use)."""
+        host = self._hosts.get(root)
+        if host is None:
+            disk = self._disk.get(root)
+            if disk is None:
+                disk = self._disk[root] = CachedDiskReader(root)
+            host = self._hosts[root] = AnalysisHost(root, disk)
+        for rel, text in self.buffers(root).items():
+            if host.buffers.get(rel) != text:
+                host.set_buffer(rel, text)
+        for rel in set(host.buffers) - set(self.buffers(root)):
+            host.remove_buffer(rel)
+        return host
+
+    def snapshot_of(self, root: str) -> Snapshot:
+        """The current snapshot of one repository root (its buffers as the editor holds them)."""
+        return self.host(root).snapshot()
 
     def uri_of(self, root: str, rel: str) -> str:
         """The URI of a repository file: an open document's own URI when it is open."""

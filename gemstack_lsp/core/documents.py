@@ -86,17 +86,17 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     findings: list[Finding] = []
     for feature in repo.features():
         findings.extend(_contained(feature.spec, functools.partial(feature_findings, repo, feature)))
-    findings.extend(
-        _contained(
-            STATE_PATH,
-            lambda: [
-                *artifact_findings(repo.document(STATE_PATH)),
-                *state_findings(repo),
-                *frozen_artifact_findings(repo),
-            ],
-        )
-    )
+    findings.extend(_contained(STATE_PATH, functools.partial(repository_findings, repo)))
     return findings
+
+
+def repository_findings(repo: GemstackRepo) -> list[Finding]:
+    """The findings of state.json: readable, sound, and its frozen hashes still matching."""
+    return [
+        *artifact_findings(repo.document(STATE_PATH)),
+        *state_findings(repo),
+        *frozen_artifact_findings(repo),
+    ]
 
 
 def _contained(path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:

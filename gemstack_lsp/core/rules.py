@@ -1,65 +1,150 @@
 """Runs every check over one repository snapshot and returns the findings.
 
-The same function serves `gemstack-lsp check` and the language server, so CI and the
-editor always agree. Each area contributes one ``check_repo(repo, options)`` function.
+The same functions serve `gemstack-lsp check` and the language server, so CI and the editor
+always agree. A repository's analysis is made of units that can be computed, and cached, on
+their own: one unit per feature (``analyze_feature``: the documents, capsule and cost checks of
+``specs/<name>/``) and one for what belongs to no feature (``analyze_repository``: state.json,
+the root ledgers, providers.json). ``combine`` turns the units' results into the repository's
+findings; ``analyze`` does all of it at once.
 """
 
 from __future__ import annotations
 
+import functools
 import traceback
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.memo import ensure_memo
 from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
-from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.repo import Feature, GemstackRepo
+from gemstack_lsp.core.state import STATE_PATH
 
-__all__ = ["ENVIRONMENTS", "AnalysisOptions", "analyze", "sort_findings"]
+__all__ = [
+    "ENVIRONMENTS",
+    "AnalysisOptions",
+    "UnitResult",
+    "analyze",
+    "analyze_feature",
+    "analyze_repository",
+    "combine",
+    "sort_findings",
+]
 
-Check = Callable[[GemstackRepo, AnalysisOptions], Iterable[Finding]]
 
+@dataclass(frozen=True)
+class UnitResult:
+    """The findings of one unit of analysis (a feature, or the repository-level files)."""
 
-def _checks() -> list[tuple[str, Check]]:
-    from gemstack_lsp.core import documents
-    from gemstack_lsp.core.capsule import verify
-    from gemstack_lsp.core.cost import checks
-
-    return [
-        ("documents", documents.check_repo),
-        ("capsule", verify.check_repo),
-        ("cost", checks.check_repo),
-    ]
+    findings: tuple[Finding, ...]
+    #: Cost findings: repository-wide declarations are checked with each feature's registry,
+    #: so they are reported once across units (``combine`` deduplicates them).
+    cost: tuple[Finding, ...] = ()
+    #: True when the unit declares any cost source (else the repository may be provider-free).
+    cost_declared: bool = False
+    #: The repository unit's LEGACY_NO_PROVIDERS_DECLARED, reported when no unit declares.
+    legacy_notice: Finding | None = None
 
 
 def analyze(repo: GemstackRepo, options: AnalysisOptions | None = None) -> list[Finding]:
-    """Every finding for the repository, sorted by path and position.
+    """Every finding for the repository, sorted by path and position."""
+    options = options or AnalysisOptions()
+    with ensure_memo():
+        units = [analyze_repository(repo, options)]
+        units.extend(analyze_feature(repo, feature, options) for feature in repo.features())
+    return combine(units)
+
+
+def analyze_feature(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> UnitResult:
+    """The documents, capsule and cost findings of one feature.
 
     A check that raises does not stop the others: its failure becomes a
-    ``GEMSTACK_INTERNAL_ERROR`` finding, so a surprising document never takes the editor down.
+    ``GEMSTACK_INTERNAL_ERROR`` finding on the feature's spec.md, so a surprising document
+    never takes the editor down nor hides another feature's findings.
     """
-    options = options or AnalysisOptions()
+    from gemstack_lsp.core.cost import checks
+
     findings: list[Finding] = []
-    with ensure_memo():
-        _run_checks(repo, options, findings)
+    for family, check in feature_checks():
+        if family not in options.disabled:
+            findings.extend(_contained(family, feature.spec, functools.partial(check, repo, feature, options)))
+    cost: tuple[Finding, ...] = ()
+    declared = False
+    if "cost" not in options.disabled:
+        try:
+            part = checks.feature_cost(repo, feature, options)
+        except Exception as exc:
+            cost, declared = (_internal_error("cost", feature.spec, exc),), True
+        else:
+            cost, declared = part.findings, part.declares
+    return UnitResult(tuple(findings), cost, declared)
+
+
+FeatureCheck = Callable[[GemstackRepo, Feature, AnalysisOptions], Iterable[Finding]]
+
+
+def feature_checks() -> list[tuple[str, FeatureCheck]]:
+    """The check families run on each feature besides cost: (family, check)."""
+    from gemstack_lsp.core import documents
+    from gemstack_lsp.core.capsule import verify
+
+    return [
+        ("documents", lambda repo, feature, options: documents.feature_findings(repo, feature)),
+        ("capsule", verify.feature_capsule_findings),
+    ]
+
+
+def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResult:
+    """The findings of what belongs to no feature: state.json, root ledgers, providers.json."""
+    from gemstack_lsp.core import documents
+    from gemstack_lsp.core.cost import checks
+
+    findings: list[Finding] = []
+    if "documents" not in options.disabled:
+        findings.extend(_contained("documents", STATE_PATH, lambda: documents.repository_findings(repo)))
+    cost: tuple[Finding, ...] = ()
+    declared = False
+    notice: Finding | None = None
+    if "cost" not in options.disabled:
+        try:
+            part = checks.repository_cost(repo, options)
+            notice = checks.legacy_notice(repo)
+        except Exception as exc:
+            cost, declared = (_internal_error("cost", STATE_PATH, exc),), True
+        else:
+            cost, declared = part.findings, part.declares
+    return UnitResult(tuple(findings), cost, declared, notice)
+
+
+def combine(units: Iterable[UnitResult]) -> list[Finding]:
+    """The repository's findings from every unit's result, sorted by path and position."""
+    from gemstack_lsp.core.cost.checks import dedupe
+
+    units = list(units)
+    findings = [f for u in units for f in u.findings]
+    if any(u.cost_declared for u in units):
+        findings.extend(dedupe(f for u in units for f in u.cost))
+    else:
+        findings.extend(u.legacy_notice for u in units if u.legacy_notice is not None)
     return sort_findings(findings)
 
 
-def _run_checks(repo: GemstackRepo, options: AnalysisOptions, findings: list[Finding]) -> None:
-    for family, check in _checks():
-        if family in options.disabled:
-            continue
-        try:
-            findings.extend(check(repo, options))
-        except Exception as exc:  # a bug in one check must not hide the others' findings
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            findings.append(
-                Finding(
-                    "GEMSTACK_INTERNAL_ERROR",
-                    f"The {family} checks failed: {type(exc).__name__}: {exc} "
-                    f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-                    ".gemstack/state.json" if repo.exists(".gemstack/state.json") else "specs",
-                )
-            )
+def _contained(family: str, path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:
+    try:
+        return list(check())
+    except Exception as exc:  # a bug in one check must not hide the others' findings
+        return [_internal_error(family, path, exc)]
+
+
+def _internal_error(family: str, path: str, exc: Exception) -> Finding:
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return Finding(
+        "GEMSTACK_INTERNAL_ERROR",
+        f"The {family} checks failed on {path}: {type(exc).__name__}: {exc} "
+        f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+        path,
+    )
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

@@ -262,7 +262,7 @@ def _register_lifecycle(server: GemstackServer) -> None:
 def _preload_analysis() -> None:
     from gemstack_lsp.core import rules
 
-    rules._checks()
+    rules.feature_checks()
 
 
 def _gemstack_section(raw: Any) -> Any:

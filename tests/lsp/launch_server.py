@@ -51,12 +51,12 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         EVENTS.append(f"{event} {args!r}")
 
 
-def _fake_check(repo: Any, options: Any) -> Iterable[Any]:
+def _fake_check(repo: Any, feature: Any, options: Any) -> Iterable[Any]:
     from gemstack_lsp.core.findings import Finding, Fix, TextEdit
     from gemstack_lsp.core.text import Span
 
     marker = "FAKE-FINDING"
-    for feature in repo.features():
+    if True:
         for path in (feature.spec, feature.plan, feature.tasks):
             doc = repo.document(path)
             if doc.text is None:
@@ -81,12 +81,12 @@ def main() -> None:
     if os.environ.get("GEMSTACK_TEST_FAKE") == "1":
         from gemstack_lsp.core import rules
 
-        original = rules._checks
+        original = rules.feature_checks
 
         def patched() -> list[Any]:
             return [*original(), ("fake", _fake_check)]
 
-        rules._checks = patched
+        rules.feature_checks = patched
     from gemstack_lsp.server.server import create_server, serve_stdio
 
     server = create_server()

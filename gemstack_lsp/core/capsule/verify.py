@@ -709,29 +709,35 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     """
     out: list[Finding] = []
     for feature in repo.features():
-        result = verify_capsule(repo, feature.path)
-        if result.state in (VALID, LEGACY):
-            continue
-        out.extend(result.findings)
-        if result.state == MISSING:
-            continue
-        spec_path = feature.spec
-        if not repo.exists(spec_path):
-            continue
-        title = _title_span(repo, spec_path)
-        primary = "CONTEXT_CAPSULE_STALE" if result.state == STALE else _primary_invalid(result)
-        out.append(
-            Finding(
-                primary,
-                _summary(result),
-                spec_path,
-                title,
-                subject=CAPSULE_FILE,
-                phase="capsule",
-                fixes=capsule_fixes(feature.path),
-                related=tuple(Related(f.path, f.span, f.message) for f in result.findings if f.path != spec_path)[:20],
-            )
+        out.extend(feature_capsule_findings(repo, feature, options))
+    return out
+
+
+def feature_capsule_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> list[Finding]:
+    """The capsule findings of one feature (see ``check_repo``)."""
+    result = verify_capsule(repo, feature.path)
+    if result.state in (VALID, LEGACY):
+        return []
+    out = list(result.findings)
+    if result.state == MISSING:
+        return out
+    spec_path = feature.spec
+    if not repo.exists(spec_path):
+        return out
+    title = _title_span(repo, spec_path)
+    primary = "CONTEXT_CAPSULE_STALE" if result.state == STALE else _primary_invalid(result)
+    out.append(
+        Finding(
+            primary,
+            _summary(result),
+            spec_path,
+            title,
+            subject=CAPSULE_FILE,
+            phase="capsule",
+            fixes=capsule_fixes(feature.path),
+            related=tuple(Related(f.path, f.span, f.message) for f in result.findings if f.path != spec_path)[:20],
         )
+    )
     return out
 
 

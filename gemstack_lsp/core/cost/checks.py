@@ -22,6 +22,7 @@ budgets) are not findings: they depend on the tier a run uses, and are shown by
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.blocks.base import schema_issues
@@ -44,9 +45,9 @@ from gemstack_lsp.core.cost.registry import (
     mock_escapes,
     normalize_id,
 )
-from gemstack_lsp.core.cost.view import PROVIDERS_PATH, CostView, FeatureCost
+from gemstack_lsp.core.cost.view import GEMSTACK_LEDGER, PROVIDERS_PATH, ROOT_LEDGER, CostView, FeatureCost
 from gemstack_lsp.core.findings import Finding, Fix, Related
-from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.state import STATE_PATH
 
@@ -58,37 +59,64 @@ FREE_TYPES = frozenset({"LOCAL", "MOCK"})
 BILLABLE_STATES = frozenset({"BILLABLE", "POTENTIALLY_BILLABLE"})
 
 
+@dataclass(frozen=True)
+class CostFindings:
+    """The cost findings of one part of a repository, and whether that part declares anything
+    (a ledger, providers.json, a billable-actions or capabilities block, a task's actions)."""
+
+    findings: tuple[Finding, ...]
+    declares: bool
+
+
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
     """Every cost and provider finding of the repository (see the module docstring)."""
+    parts = [repository_cost(repo, options)] + [feature_cost(repo, f, options) for f in repo.features()]
+    if not any(p.declares for p in parts):
+        return [legacy_notice(repo)]
+    return dedupe(f for p in parts for f in p.findings)
+
+
+def dedupe(findings: Iterable[Finding]) -> list[Finding]:
+    """One finding per (code, path, span, message): repository-wide declarations are checked
+    with every feature's registry, and reported once."""
+    out: dict[tuple[object, ...], Finding] = {}
+    for f in findings:
+        out.setdefault((f.code, f.path, f.span, f.message), f)
+    return list(out.values())
+
+
+def repository_cost(repo: GemstackRepo, options: AnalysisOptions) -> CostFindings:
+    """The findings of the repository-wide cost sources: the root ledgers, providers.json and
+    the registry they make (checked even where no feature uses them)."""
     view = CostView(repo, options.clock(), options.max_ledger_age_days)
-    findings: dict[tuple[object, ...], Finding] = {}
-
-    def emit(items: Iterable[Finding]) -> None:
-        for f in items:
-            findings.setdefault((f.code, f.path, f.span, f.message), f)
-
-    for path in view.ledger_paths():
+    findings: list[Finding] = []
+    declares = repo.exists(PROVIDERS_PATH)
+    for path in (ROOT_LEDGER, GEMSTACK_LEDGER):
         result = view.ledger(path)
         if result is not None:
-            emit(result.findings)
-    emit(_providers_json_findings(view))
-
-    any_declaration = bool(view.ledger_paths()) or repo.exists(PROVIDERS_PATH)
-    # Repository-wide declarations are checked even where no feature uses them.
-    emit(_registry_findings(view.root_registry()))
-    for feature in repo.features():
-        fc = view.feature(feature)
-        any_declaration = any_declaration or fc.has_blocks or bool(fc.task_uses)
-        emit(_registry_findings(fc.registry))
-        emit(_action_findings(fc))
-        emit(_undeclared_findings(fc))
-
-    if not any_declaration:
-        return [_legacy_notice(repo)]
-    return list(findings.values())
+            declares = True
+            findings.extend(result.findings)
+    findings.extend(_providers_json_findings(view))
+    findings.extend(_registry_findings(view.root_registry()))
+    return CostFindings(tuple(dedupe(findings)), declares)
 
 
-def _legacy_notice(repo: GemstackRepo) -> Finding:
+def feature_cost(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> CostFindings:
+    """The cost findings of one feature: its ledger, its registry, its actions and their uses."""
+    view = CostView(repo, options.clock(), options.max_ledger_age_days)
+    findings: list[Finding] = []
+    ledger = view.ledger(feature.ledger)
+    if ledger is not None:
+        findings.extend(ledger.findings)
+    fc = view.feature(feature)
+    findings.extend(_registry_findings(fc.registry))
+    findings.extend(_action_findings(fc))
+    findings.extend(_undeclared_findings(fc))
+    declares = ledger is not None or fc.has_blocks or bool(fc.task_uses)
+    return CostFindings(tuple(dedupe(findings)), declares)
+
+
+def legacy_notice(repo: GemstackRepo) -> Finding:
     if repo.exists(STATE_PATH):
         path = STATE_PATH
     else:

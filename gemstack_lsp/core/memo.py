@@ -15,7 +15,7 @@ import contextlib
 import functools
 import inspect
 import threading
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextvars import ContextVar
 from typing import Any, ParamSpec, TypeVar
 
@@ -26,7 +26,11 @@ _ACTIVE: ContextVar[Memo | None] = ContextVar("gemstack_memo", default=None)
 
 
 class Memo:
-    """Values computed from document texts: text -> {(function, other arguments): value}."""
+    """Values computed from document texts: text -> {(function, path, other arguments): value}.
+
+    A function that also takes the document's ``path`` is memoised per path as well (two
+    copies of one text at two paths are two documents).
+    """
 
     def __init__(self) -> None:
         self._by_text: dict[str, dict[tuple[Any, ...], Any]] = {}
@@ -50,12 +54,19 @@ class Memo:
             self._by_text.setdefault(text, {})[key] = value
         return value
 
-    def retain(self, live: Collection[str]) -> int:
-        """Forget every text not in ``live``; returns how many texts were dropped."""
+    def retain(self, live: Mapping[str, Collection[str]] | Collection[str]) -> int:
+        """Forget every text not in ``live``, and, where ``live`` maps a text to the paths that
+        hold it, the values computed for other paths; returns how many texts were dropped."""
         with self._lock:
             dead = [t for t in self._by_text if t not in live]
             for t in dead:
                 del self._by_text[t]
+            if isinstance(live, Mapping):
+                for text, entries in self._by_text.items():
+                    paths = live[text]
+                    stale = [k for k in entries if k[1] is not None and k[1] not in paths]
+                    for k in stale:
+                        del entries[k]
         return len(dead)
 
     def clear(self) -> None:
@@ -102,6 +113,7 @@ def per_text(fn: Callable[P, R]) -> Callable[P, R]:
     sig = inspect.signature(fn)
     names = list(sig.parameters)
     index = names.index("text")
+    path_index = names.index("path") if "path" in names else None
     qualname = f"{fn.__module__}.{fn.__qualname__}"
 
     @functools.wraps(fn)
@@ -115,7 +127,10 @@ def per_text(fn: Callable[P, R]) -> Callable[P, R]:
         else:
             text = kwargs["text"]
             rest = args
-        key = (qualname, rest, tuple(sorted((k, v) for k, v in kwargs.items() if k != "text")))
+        path = None
+        if path_index is not None:
+            path = args[path_index] if len(args) > path_index else kwargs.get("path")
+        key = (qualname, path, rest, tuple(sorted((k, v) for k, v in kwargs.items() if k != "text")))
         return memo.lookup(text, key, lambda: fn(*args, **kwargs))  # type: ignore[arg-type]
 
     return wrapper

@@ -1,95 +1,354 @@
-"""The analysis host of one repository root: inputs, revisions, and what is derived from them."""
+"""The analysis host of one repository root: inputs, revisions, and what is derived from them.
+
+The host is the only owner of derived data. Its inputs are file contents (``FileStore``: the
+disk, and editor buffers over it); every change bumps the revision. What it derives is kept
+per unit of analysis (``core.rules``: one unit per feature, one for the repository-level
+files): a unit's result is kept with the set of paths and folder listings the unit read
+while it ran, and a change to one of them, and only that, marks the unit stale. An edit to one
+spec therefore re-runs that feature alone (plus the repository unit when it read the file);
+an edit to ``.gemstack/state.json`` re-runs exactly the units that read it.
+
+The findings of the repository are kept grouped by file, and a file's group is rebuilt only
+when a unit that reports on it ran again: publishing, the CLI and the IDE layer read the
+groups of one ``Snapshot``, which is immutable once taken.
+
+Memory is bounded by the repository: unit results (findings) and per-document summaries are
+kept per path and replaced, never accumulated; texts and their parses are kept only for open
+buffers (and their previous version) and a bounded number of recently read files; the memo of
+parses forgets every text the store no longer holds.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
+from gemstack_lsp.core.cost.checks import dedupe
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.memo import Memo
 from gemstack_lsp.core.options import AnalysisOptions
-from gemstack_lsp.core.reader import OverlayReader, Reader, normalize_relpath
-from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import analyze
+from gemstack_lsp.core.reader import Reader, normalize_relpath
+from gemstack_lsp.core.repo import Feature
+from gemstack_lsp.core.rules import UnitResult, analyze_feature, analyze_repository, sort_findings
+from gemstack_lsp.host.files import FileStore
 from gemstack_lsp.host.snapshot import Snapshot
+from gemstack_lsp.host.tracked import SnapshotRepo
+
+T = TypeVar("T")
+
+#: During a long analysis the memo forgets unheld texts after this many units.
+RETAIN_EVERY = 16
+
+#: The key of the repository-level unit (feature units are keyed by the feature's name).
+REPOSITORY_UNIT = ""
+
+
+@dataclass(frozen=True)
+class StoredUnit:
+    """One unit's result, the revision it was computed at and what it read."""
+
+    key: str
+    result: UnitResult
+    revision: int
+    deps: frozenset[str]
+    #: The findings grouped by path: (findings, cost findings) per file.
+    by_path: Mapping[str, tuple[tuple[Finding, ...], tuple[Finding, ...]]]
+
+
+@dataclass
+class HostStats:
+    """Counters for tests and benchmarks."""
+
+    units_computed: int = 0
+    units_reused: int = 0
+    groups_rebuilt: int = 0
 
 
 class AnalysisHost:
     """Owns the inputs of one repository (disk files and editor buffers) and everything derived.
 
     Mutations (``set_buffer``, ``remove_buffer``, ``file_changed``, ``set_options``) bump the
-    revision; ``snapshot()`` gives the immutable view of the current revision.
+    revision; ``snapshot()`` gives the immutable view of the current revision. Mutations come
+    from one thread (the server's event loop, or the CLI); snapshots may be read and their
+    units computed on worker threads.
     """
 
-    def __init__(self, root: str, disk: Reader, options: AnalysisOptions | None = None) -> None:
+    def __init__(
+        self,
+        root: str,
+        disk: Reader,
+        options: AnalysisOptions | None = None,
+        *,
+        recent_documents: int | None = None,
+    ) -> None:
         self.root = root
-        self._disk = disk
         self.options = options or AnalysisOptions()
         self.memo = Memo()
         self.revision = 0
-        self._buffers: dict[str, str] = {}
+        self.stats = HostStats()
+        kwargs = {} if recent_documents is None else {"recent": recent_documents}
+        self.files = FileStore(disk, root, **kwargs)
         self._lock = threading.RLock()
         self._snapshot: Snapshot | None = None
-        self._results: dict[int, list[Finding]] = {}
+        self._units: dict[str, StoredUnit] = {}
+        self._stale: set[str] = set()
+        #: Dependency (path or listing key) -> the units that read it.
+        self._dependents: dict[str, set[str]] = {}
+        #: Path -> unit -> (findings, cost findings) that unit reports on the path.
+        self._contrib: dict[str, dict[str, tuple[tuple[Finding, ...], tuple[Finding, ...]]]] = {}
+        self._groups: dict[str, tuple[Finding, ...]] = {}
+        self._declaring: set[str] = set()
+        #: The date the units were computed for (ledger staleness is counted in days).
+        self._day: dt.date | None = None
+        #: (path, key) -> (change revision of the path, value): per-document summaries.
+        self._per_document: dict[tuple[str, Hashable], tuple[int, Any]] = {}
 
     # --- inputs ------------------------------------------------------------------------
 
     @property
     def buffers(self) -> Mapping[str, str]:
-        return dict(self._buffers)
+        """The texts of the open buffers, by repository-relative path."""
+        return self.files.buffer_texts()
 
     def set_buffer(self, rel: str, text: str) -> None:
         """An editor buffer now holds ``text`` for the file at ``rel`` (it wins over the disk)."""
         with self._lock:
-            self._buffers[normalize_relpath(rel)] = text
-            self._bump()
+            changed = self.files.set_buffer(rel, text, self.revision + 1)
+            if changed:
+                self._bump(changed)
 
     def remove_buffer(self, rel: str) -> None:
         """The buffer of ``rel`` was closed: the disk is the truth again."""
         with self._lock:
-            if self._buffers.pop(normalize_relpath(rel), None) is not None:
-                self._bump()
+            changed = self.files.remove_buffer(rel, self.revision + 1)
+            if changed:
+                self._bump(changed)
 
     def file_changed(self, rel: str | None = None) -> None:
-        """The file at ``rel`` changed on disk (``None``: anything may have)."""
+        """The file or folder at ``rel`` changed on disk (``None``: anything may have)."""
         with self._lock:
-            forget = getattr(self._disk, "forget", None)
-            if callable(forget):
-                forget(rel)
-            self._bump()
+            changed = self.files.invalidate(rel, self.revision + 1)
+            if rel is None:
+                self._stale.update(self._units)
+            self._bump(changed)
 
     def set_options(self, options: AnalysisOptions) -> None:
         with self._lock:
             if options != self.options:
                 self.options = options
-                self._bump()
+                self._stale.update(self._units)
+                self._bump([])
 
-    def _bump(self) -> None:
+    def _bump(self, changed: Iterable[str]) -> None:
         self.revision += 1
         self._snapshot = None
+        for key in changed:
+            self._stale.update(self._dependents.get(key, ()))
 
     # --- snapshots ---------------------------------------------------------------------
 
     def snapshot(self) -> Snapshot:
+        """The immutable view of the current revision (the same object until the next change)."""
         with self._lock:
+            today = self.options.clock().date()
+            if self._day != today:
+                # Staleness of ledgers is counted in days: a new day may change any unit.
+                if self._day is not None:
+                    self._stale.update(self._units)
+                    self.revision += 1
+                    self._snapshot = None
+                self._day = today
             if self._snapshot is None:
-                repo = GemstackRepo(self.root, OverlayReader(self._disk, dict(self._buffers)))
+                repo = SnapshotRepo(self.root, self.files, self.files.buffers())
                 self._snapshot = Snapshot(self, self.revision, repo, self.options)
             return self._snapshot
 
-    def _findings_of(self, snap: Snapshot) -> Sequence[Finding]:
-        found = self._results.get(snap.revision)
-        if found is None:
-            with self.memo.active():
-                found = analyze(snap.repo, snap.options)
-            self._results = {snap.revision: found}
-        return found
+    def unit_keys(self, snap: Snapshot) -> list[str]:
+        """Every unit of a snapshot: the repository unit, then each feature's."""
+        return [REPOSITORY_UNIT, *(f.name for f in snap.repo.features())]
 
-    def _findings_by_path_of(self, snap: Snapshot) -> Mapping[str, tuple[Finding, ...]]:
-        def group(s: Snapshot) -> Mapping[str, tuple[Finding, ...]]:
-            out: dict[str, list[Finding]] = {}
-            for f in s.findings():
-                out.setdefault(f.path, []).append(f)
-            return {k: tuple(v) for k, v in out.items()}
+    def fresh(self, key: str) -> StoredUnit | None:
+        """The stored result of a unit when nothing it read has changed since."""
+        with self._lock:
+            if key in self._stale:
+                return None
+            return self._units.get(key)
 
-        return snap.derived(("findings-by-path",), group)
+    def compute_unit(self, snap: Snapshot, key: str) -> StoredUnit:
+        """Run one unit against a snapshot (outside the host's lock) and keep its result when
+        it is still current."""
+        repo = snap.repo
+        assert isinstance(repo, SnapshotRepo)
+        with self.memo.active(), repo.tracking() as deps:
+            if key == REPOSITORY_UNIT:
+                result = analyze_repository(repo, snap.options)
+            else:
+                result = analyze_feature(repo, Feature(key), snap.options)
+        stored = StoredUnit(key, result, snap.revision, frozenset(deps), _by_path(result))
+        with self._lock:
+            self.stats.units_computed += 1
+            current = snap.revision == self.revision or all(
+                self.files.changed_at(d) <= snap.revision for d in stored.deps
+            )
+            if current and (key == REPOSITORY_UNIT or Feature(key) in snap.repo.features()):
+                self._store(stored)
+        return stored
+
+    def _store(self, stored: StoredUnit) -> None:
+        key = stored.key
+        old = self._units.get(key)
+        if old is not None:
+            for dep in old.deps - stored.deps:
+                users = self._dependents.get(dep)
+                if users is not None:
+                    users.discard(key)
+                    if not users:
+                        del self._dependents[dep]
+        for dep in stored.deps:
+            self._dependents.setdefault(dep, set()).add(key)
+        self._units[key] = stored
+        self._stale.discard(key)
+        touched = set(stored.by_path) | (set(old.by_path) if old is not None else set())
+        for path in touched:
+            entry = stored.by_path.get(path)
+            contributions = self._contrib.setdefault(path, {})
+            if entry is None:
+                contributions.pop(key, None)
+                if not contributions:
+                    del self._contrib[path]
+            else:
+                contributions[key] = entry
+            self._groups.pop(path, None)
+        was_declared = bool(self._declaring)
+        if stored.result.cost_declared:
+            self._declaring.add(key)
+        else:
+            self._declaring.discard(key)
+        if was_declared != bool(self._declaring):
+            self._groups.clear()  # cost findings appear, or give way to the legacy notice
+        notice = self._notice_path()
+        if notice is not None:
+            self._groups.pop(notice, None)
+        if old is not None and old.result.legacy_notice is not None:
+            self._groups.pop(old.result.legacy_notice.path, None)
+
+    def forget_units(self, keep: Iterable[str]) -> None:
+        """Drop the results of units that no longer exist (a feature folder went away)."""
+        keep = set(keep)
+        with self._lock:
+            for key in [k for k in self._units if k not in keep]:
+                self._store(
+                    StoredUnit(key, UnitResult(()), self.revision, frozenset(), {}),
+                )
+                del self._units[key]
+                self._stale.discard(key)
+                self._declaring.discard(key)
+                for users in self._dependents.values():
+                    users.discard(key)
+
+    def _notice_path(self) -> str | None:
+        repo_unit = self._units.get(REPOSITORY_UNIT)
+        notice = repo_unit.result.legacy_notice if repo_unit is not None else None
+        return notice.path if notice is not None else None
+
+    # --- findings ----------------------------------------------------------------------
+
+    def group(self, path: str) -> tuple[Finding, ...]:
+        """The findings on one file from the units stored now (rebuilt only when one changed)."""
+        with self._lock:
+            found = self._groups.get(path)
+            if found is not None:
+                return found
+            self.stats.groups_rebuilt += 1
+            contributions = self._contrib.get(path, {})
+            findings = [f for plain, _ in contributions.values() for f in plain]
+            if self._declaring:
+                findings.extend(dedupe(f for _, cost in contributions.values() for f in cost))
+            else:
+                repo_unit = self._units.get(REPOSITORY_UNIT)
+                notice = repo_unit.result.legacy_notice if repo_unit is not None else None
+                if notice is not None and notice.path == path:
+                    findings.append(notice)
+            group = tuple(sort_findings(findings))
+            self._groups[path] = group
+            return group
+
+    def paths_with_findings(self) -> list[str]:
+        with self._lock:
+            paths = set(self._contrib)
+            if not self._declaring:
+                notice = self._notice_path()
+                if notice is not None:
+                    paths.add(notice)
+            return sorted(paths)
+
+    def retain_memo(self) -> None:
+        """Forget parses of texts the store no longer holds."""
+        self.memo.retain(self.files.live_texts())
+
+    # --- per-document summaries ------------------------------------------------------------
+
+    def per_document(self, snap: Snapshot, rel: str, key: Hashable, compute: Callable[[Any], T]) -> T:
+        """A summary of one document (``compute(document)``), kept while the document is
+        unchanged, across revisions. Summaries are small (symbols, ids): one per path and key."""
+        rel = normalize_relpath(rel)
+        changed = self.files.changed_at(rel)
+        found = self._per_document.get((rel, key))
+        if found is not None and found[0] == changed and changed <= snap.revision:
+            return found[1]  # type: ignore[no-any-return]
+        with self.memo.active():
+            value = compute(snap.repo.document(rel))
+        if changed <= snap.revision and self.files.changed_at(rel) == changed:
+            self._per_document[(rel, key)] = (changed, value)
+        return value
+
+    @property
+    def cached_units(self) -> int:
+        return len(self._units)
+
+    def sizes(self) -> dict[str, int]:
+        """How much the host holds (tests bound these by the repository, never by edits)."""
+        with self._lock:
+            return {
+                "units": len(self._units),
+                "groups": len(self._groups),
+                "paths": len(self._contrib),
+                "dependencies": len(self._dependents),
+                "documents": self.files.kept,
+                "memo_texts": self.memo.texts,
+                "per_document": len(self._per_document),
+            }
+
+    # --- whole analyses ------------------------------------------------------------------
+
+    def analyze(self, snap: Snapshot, keys: Sequence[str] | None = None) -> None:
+        """Make every unit (or ``keys``) of a snapshot current, computing the stale ones."""
+        every = keys is None
+        keys = self.unit_keys(snap) if keys is None else keys
+        with self._lock:
+            todo = [k for k in keys if k in self._stale or k not in self._units]
+            self.stats.units_reused += len(keys) - len(todo)
+        for n, key in enumerate(todo, 1):
+            self.compute_unit(snap, key)
+            if n % RETAIN_EVERY == 0:
+                self.retain_memo()  # a long pass never holds more parses than a short one
+        if every and len(self._units) > len(keys):
+            self.forget_units(keys)
+        if todo:
+            self.retain_memo()
+
+
+def _by_path(result: UnitResult) -> dict[str, tuple[tuple[Finding, ...], tuple[Finding, ...]]]:
+    plain: dict[str, list[Finding]] = {}
+    cost: dict[str, list[Finding]] = {}
+    for f in result.findings:
+        plain.setdefault(f.path, []).append(f)
+    for f in result.cost:
+        cost.setdefault(f.path, []).append(f)
+    return {p: (tuple(plain.get(p, ())), tuple(cost.get(p, ()))) for p in set(plain) | set(cost)}
+
+
+__all__ = ["REPOSITORY_UNIT", "AnalysisHost", "HostStats", "StoredUnit", "replace"]

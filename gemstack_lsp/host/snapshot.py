@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.options import AnalysisOptions
-from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.repo import Document, GemstackRepo
+from gemstack_lsp.core.rules import combine
 
 if TYPE_CHECKING:
-    from gemstack_lsp.host.analysis import AnalysisHost
+    from gemstack_lsp.host.analysis import AnalysisHost, StoredUnit
 
 T = TypeVar("T")
 
@@ -19,10 +21,14 @@ T = TypeVar("T")
 class Snapshot:
     """A repository as of one revision of the host's inputs.
 
-    ``repo`` reads the files as they were at that revision (buffers first, then the disk);
-    ``findings()`` are every finding of that revision, computed once and shared by every
-    caller; ``derived(key, compute)`` memoises any other datum of the revision (an index, the
-    repository facts completion needs), computed at most once however many requests ask.
+    ``repo`` reads the files as they were at that revision (the buffers it was taken with,
+    then the disk). ``findings_by_path()`` are the findings of that revision, grouped by
+    file, computed once and shared by every caller; an unchanged file keeps the very same
+    tuple from one revision to the next, so a consumer can tell what changed by identity.
+    ``derived(key, compute)`` memoises any other datum of the revision (an index, the
+    repository facts completion needs), computed at most once however many requests ask;
+    ``per_document(path, key, compute)`` keeps a summary of one document across revisions,
+    for as long as the document does not change.
     """
 
     def __init__(self, host: AnalysisHost, revision: int, repo: GemstackRepo, options: AnalysisOptions) -> None:
@@ -31,19 +37,76 @@ class Snapshot:
         self.repo = repo
         self.options = options
         self._derived: dict[Hashable, Any] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._groups: Mapping[str, tuple[Finding, ...]] | None = None
 
     @property
     def root(self) -> str:
         return self.repo.root
 
-    def findings(self) -> Sequence[Finding]:
-        """Every finding of this revision, sorted by path and position."""
-        return self._host._findings_of(self)
+    @property
+    def current(self) -> bool:
+        """True while no change reached the host since this snapshot was taken."""
+        return self._host.revision == self.revision
+
+    def document(self, path: str) -> Document:
+        return self.repo.document(path)
+
+    # --- units -------------------------------------------------------------------------
+
+    def units(self) -> list[str]:
+        """Every unit of analysis: ``""`` (the repository-level files), then each feature."""
+        return self._host.unit_keys(self)
+
+    def pending(self, keys: Iterable[str] | None = None) -> list[str]:
+        """The units (of ``keys``, else all) whose stored result is stale or missing."""
+        return [k for k in (self.units() if keys is None else keys) if self._host.fresh(k) is None]
+
+    def compute(self, keys: Iterable[str]) -> None:
+        """Bring these units up to date (the stale ones run; the others are reused)."""
+        self._host.analyze(self, list(keys))
+
+    # --- findings ----------------------------------------------------------------------
 
     def findings_by_path(self) -> Mapping[str, tuple[Finding, ...]]:
-        """The findings of this revision grouped by file (an unchanged file keeps its tuple)."""
-        return self._host._findings_by_path_of(self)
+        """Every finding of this revision, grouped by file (computing what is stale)."""
+        with self._lock:
+            if self._groups is None:
+                self._host.analyze(self)
+                if self.current:
+                    groups = {p: self._host.group(p) for p in self._host.paths_with_findings()}
+                    self._groups = MappingProxyType({p: g for p, g in groups.items() if g})
+                else:
+                    # Inputs moved on while this revision was analysed: what the host holds
+                    # now is a later revision's; compute this one's from its own units.
+                    self._groups = self._own_groups()
+            return self._groups
+
+    def findings(self) -> Sequence[Finding]:
+        """Every finding of this revision, sorted by path and position."""
+        groups = self.findings_by_path()
+        return [f for path in sorted(groups) for f in groups[path]]
+
+    def findings_in(self, path: str) -> tuple[Finding, ...]:
+        """The findings on one file, from the units now stored (no analysis is started: a
+        hover or a code action reads what diagnostics already computed)."""
+        if self._groups is not None:
+            return self._groups.get(path, ())
+        return self._host.group(path)
+
+    def _own_groups(self) -> Mapping[str, tuple[Finding, ...]]:
+        units: list[StoredUnit] = []
+        for key in self.units():
+            stored = self._host.fresh(key)
+            if stored is None or stored.revision > self.revision:
+                stored = self._host.compute_unit(self, key)
+            units.append(stored)
+        out: dict[str, list[Finding]] = {}
+        for f in combine(u.result for u in units):
+            out.setdefault(f.path, []).append(f)
+        return MappingProxyType({p: tuple(v) for p, v in out.items()})
+
+    # --- derived data ------------------------------------------------------------------
 
     def derived(self, key: Hashable, compute: Callable[[Snapshot], T]) -> T:
         """The datum ``key`` of this revision, computed once by ``compute(self)``."""
@@ -56,3 +119,11 @@ class Snapshot:
                 with self._host.memo.active():
                     self._derived[key] = compute(self)
             return self._derived[key]  # type: ignore[no-any-return]
+
+    def per_document(self, path: str, key: Hashable, compute: Callable[[Document], T]) -> T:
+        """A summary of the document at ``path``, kept across revisions while it is unchanged."""
+        return self._host.per_document(self, path, key, compute)
+
+    def memo_active(self) -> Any:
+        """A context in which the host's parse memo serves ``per_text`` functions."""
+        return self._host.memo.active()

@@ -1,0 +1,264 @@
+"""The inputs of an analysis host: file contents from the disk and from editor buffers.
+
+A ``FileStore`` answers one question, "what does the file at this path hold now?", and
+remembers when each answer last changed (the host's revision), so derived data can tell
+whether it is still current without reading anything again.
+
+What it keeps is bounded by the repository, never by the number of edits: the current
+document of each open buffer (and the one before it, which a snapshot still in flight may
+hold), and a bounded number of recently read disk documents. A document it no longer keeps is
+read again when asked; nothing else (findings, indexes) needs the text to stay current.
+
+A disk document is served from memory only while ``lstat`` says it is the same regular file
+(inode, size, mtime, ctime) and every folder on its path is still a real folder: a symlink
+planted in its place, or a folder swapped for a link, is seen on the next read, and the
+``DiskReader`` underneath makes every refusal (a link leaving the repository, a directory, a
+file too large) again.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+
+from gemstack_lsp.core.reader import DirEntry, FileContent, Reader, ReadStatus, normalize_relpath
+from gemstack_lsp.core.repo import Document, decode_document
+from gemstack_lsp.core.text import SourceText
+
+#: How many disk documents (decoded text and line index) are kept between analyses.
+RECENT_DOCUMENTS = 48
+
+#: A file modified this recently may change again within the file system's timestamp
+#: granularity without its metadata changing (git's "racily clean" problem): not kept yet.
+_RACY_NS = 2_000_000_000
+
+#: The dependency key of a directory listing (a path can never start with NUL).
+LISTING = "\0ls:"
+
+StatKey = tuple[int, int, int, int]
+
+
+def listing_key(directory: str) -> str:
+    return LISTING + normalize_relpath(directory)
+
+
+def buffer_document(rel: str, text: str) -> Document:
+    """The document of an editor buffer: the text as the editor holds it."""
+    data = text.encode("utf-8", "surrogatepass")
+    return Document(rel, FileContent(rel, ReadStatus.OK, data, from_buffer=True), text, SourceText(text))
+
+
+class FileStore:
+    """File contents by repository-relative path: buffers first, then the disk."""
+
+    def __init__(self, disk: Reader, root: str | None = None, *, recent: int = RECENT_DOCUMENTS) -> None:
+        self._disk = disk
+        self._root = os.path.realpath(root) if root is not None else None
+        self._recent_max = recent
+        self._buffers: dict[str, Document] = {}
+        self._previous: dict[str, Document] = {}
+        self._recent: OrderedDict[str, tuple[StatKey | None, Document]] = OrderedDict()
+        self._listings: dict[str, tuple[StatKey, list[DirEntry]]] = {}
+        #: Path (or listing key) -> the revision at which it last changed (0: never seen change).
+        self._changed_at: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self.disk_reads = 0
+
+    # --- changes -----------------------------------------------------------------------
+
+    def set_buffer(self, rel: str, text: str, revision: int) -> list[str]:
+        """Hold ``text`` for ``rel``; returns what changed (nothing when the buffer already held
+        exactly that text)."""
+        rel = normalize_relpath(rel)
+        with self._lock:
+            current = self._buffers.get(rel)
+            if current is not None and current.text == text:
+                return []
+            if current is not None:
+                self._previous[rel] = current
+            self._buffers[rel] = buffer_document(rel, text)
+            self._changed_at[rel] = revision
+            changed = [rel]
+            if current is None:
+                changed += self._listings_changed_by(rel, revision)
+            return changed
+
+    def remove_buffer(self, rel: str, revision: int) -> list[str]:
+        rel = normalize_relpath(rel)
+        with self._lock:
+            current = self._buffers.pop(rel, None)
+            self._previous.pop(rel, None)
+            if current is None:
+                return []
+            self._changed_at[rel] = revision
+            return [rel, *self._listings_changed_by(rel, revision)]
+
+    def invalidate(self, rel: str | None, revision: int) -> list[str]:
+        """The disk changed at ``rel`` (a file or a folder; ``None``: anywhere). Returns the
+        paths and listing keys whose content may differ now."""
+        with self._lock:
+            if rel is None:
+                self._recent.clear()
+                self._listings.clear()
+                changed = list(self._changed_at)
+                for key in changed:
+                    self._changed_at[key] = revision
+                return changed
+            rel = normalize_relpath(rel)
+            prefix = rel + "/"
+            changed = [k for k in self._changed_at if k == rel or k.startswith(prefix)]
+            changed += [k for k in self._changed_at if k.startswith(LISTING) and _listing_touched(k, rel)]
+            for key in list(self._recent):
+                if key == rel or key.startswith(prefix):
+                    del self._recent[key]
+            parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
+            for key in list(self._listings):
+                if key in (rel, parent) or key.startswith(prefix):
+                    del self._listings[key]
+            self._changed_at[rel] = revision
+            for key in changed:
+                self._changed_at[key] = revision
+            return sorted(set(changed) | {rel})
+
+    def _listings_changed_by(self, rel: str, revision: int) -> list[str]:
+        """A buffer appeared or went: the listings of the folders above it change where the
+        disk does not hold the entry the buffer stands for (a new file not yet saved)."""
+        parts = rel.split("/")
+        changed = []
+        for i in range(len(parts)):
+            entry = "/".join(parts[: i + 1])
+            if self._root is not None and os.path.lexists(os.path.join(self._root, entry)):
+                continue
+            key = listing_key("/".join(parts[:i]))
+            self._changed_at[key] = revision
+            changed.append(key)
+        return changed
+
+    # --- reading -----------------------------------------------------------------------
+
+    def changed_at(self, key: str) -> int:
+        return self._changed_at.get(key, 0)
+
+    def buffers(self) -> Mapping[str, Document]:
+        """The current buffer documents (a copy: a snapshot keeps its own)."""
+        with self._lock:
+            return dict(self._buffers)
+
+    def buffer_texts(self) -> dict[str, str]:
+        with self._lock:
+            return {rel: doc.text for rel, doc in self._buffers.items() if doc.text is not None}
+
+    def disk_document(self, rel: str) -> Document:
+        """The file at ``rel`` as the disk holds it now."""
+        rel = normalize_relpath(rel)
+        key = self._stat_key(rel)
+        with self._lock:
+            hit = self._recent.get(rel)
+            if hit is not None and key is not None and hit[0] == key:
+                self._recent.move_to_end(rel)
+                return hit[1]
+        self.disk_reads += 1
+        doc = decode_document(self._disk.read(rel))
+        with self._lock:
+            self._changed_at.setdefault(rel, 0)
+            if key is not None and doc.content.ok:
+                self._recent[rel] = (key, doc)
+                self._recent.move_to_end(rel)
+                while len(self._recent) > self._recent_max:
+                    self._recent.popitem(last=False)
+            else:
+                self._recent.pop(rel, None)
+        return doc
+
+    def list_dir(self, rel: str) -> list[DirEntry] | None:
+        """The entries of a folder, kept while the folder is the same real, settled folder
+        with the same modification time (adding, removing or renaming an entry changes it)."""
+        rel = normalize_relpath(rel)
+        key = self._dir_key(rel)
+        with self._lock:
+            self._changed_at.setdefault(listing_key(rel), 0)
+            hit = self._listings.get(rel)
+            if hit is not None and key is not None and hit[0] == key:
+                return hit[1]
+        entries = self._disk.list_dir(rel)
+        with self._lock:
+            if key is not None and entries is not None:
+                self._listings[rel] = (key, entries)
+            else:
+                self._listings.pop(rel, None)
+        return entries
+
+    def _dir_key(self, rel: str) -> StatKey | None:
+        if self._root is None:
+            return None
+        full = os.path.join(self._root, rel) if rel else self._root
+        try:
+            st = os.lstat(full)
+        except OSError:
+            return None
+        if not stat.S_ISDIR(st.st_mode) or not _settled(st) or (rel and not self._plain_dirs(rel + "/x")):
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+    def live_texts(self) -> dict[str, set[str]]:
+        """Every text the store still holds, with the paths holding it (what the host's memo
+        may keep derived data of)."""
+        with self._lock:
+            docs: Iterable[Document] = [
+                *self._buffers.values(),
+                *self._previous.values(),
+                *(doc for _, doc in self._recent.values()),
+            ]
+            live: dict[str, set[str]] = {}
+            for d in docs:
+                if d.text is not None:
+                    live.setdefault(d.text, set()).add(d.path)
+            return live
+
+    @property
+    def kept(self) -> int:
+        """How many documents the store holds (buffers, their previous versions, recent reads)."""
+        return len(self._buffers) + len(self._previous) + len(self._recent)
+
+    def _stat_key(self, rel: str) -> StatKey | None:
+        """The identity of a plain, settled regular file with no link on its path; ``None`` when
+        the file must be read again whatever is kept (or kept not at all)."""
+        if self._root is None or not rel:
+            return None
+        full = os.path.join(self._root, rel)
+        try:
+            st = os.lstat(full)
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or not _settled(st) or not self._plain_dirs(rel):
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+    def _plain_dirs(self, rel: str) -> bool:
+        """True when every folder between the root and ``rel`` is a real folder, not a link
+        (a folder swapped for a link keeps the files' inodes, so their metadata cannot tell)."""
+        assert self._root is not None
+        path = self._root
+        for part in rel.split("/")[:-1]:
+            path = os.path.join(path, part)
+            try:
+                if not stat.S_ISDIR(os.lstat(path).st_mode):
+                    return False
+            except OSError:
+                return False
+        return True
+
+
+def _listing_touched(key: str, rel: str) -> bool:
+    """True when a change at ``rel`` may change the listing ``key`` (its folder or a parent)."""
+    directory = key[len(LISTING) :]
+    parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
+    return directory in (parent, rel) or directory.startswith(rel + "/")
+
+
+def _settled(st: os.stat_result) -> bool:
+    return time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS

@@ -1,0 +1,150 @@
+"""A repository as one snapshot sees it, recording what each unit of analysis reads.
+
+``SnapshotRepo`` is the ``GemstackRepo`` the host hands to the checks: it serves the buffers
+the snapshot was taken with, then the disk through the host's ``FileStore``. While a unit of
+analysis runs inside ``tracking()``, every document it asks for and every folder it lists is
+recorded: those are the unit's dependencies, and a later change to any of them, and only
+then, makes the unit run again. Repository-level facts every unit shares (state.json parsed,
+the active feature, the list of features) are computed once per snapshot, and each unit that
+uses one still records what that fact was computed from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from typing import TypeVar
+
+from gemstack_lsp.core.reader import DirEntry, FileContent, normalize_relpath
+from gemstack_lsp.core.repo import SPECS_DIR, Document, Feature, GemstackRepo
+from gemstack_lsp.core.state import GemstackState
+from gemstack_lsp.host.files import FileStore, listing_key
+
+T = TypeVar("T")
+
+
+class _Scope:
+    """What one unit of analysis read, and the documents it saw (one answer per path)."""
+
+    def __init__(self) -> None:
+        self.deps: set[str] = set()
+        self.docs: dict[str, Document] = {}
+
+
+_SCOPE: ContextVar[_Scope | None] = ContextVar("gemstack_tracking_scope", default=None)
+
+
+class _TrackingReader:
+    """The reader of a ``SnapshotRepo``: buffers, then the store; listings are recorded."""
+
+    def __init__(self, repo: SnapshotRepo) -> None:
+        self._repo = repo
+
+    def read(self, path: str) -> FileContent:
+        return self._repo.document(path).content
+
+    def list_dir(self, path: str) -> list[DirEntry] | None:
+        return self._repo.list_dir(path)
+
+
+class SnapshotRepo(GemstackRepo):
+    """The repository of one snapshot: its buffers, then the disk, with dependency tracking."""
+
+    def __init__(self, root: str, store: FileStore, buffers: Mapping[str, Document]) -> None:
+        super().__init__(root, _TrackingReader(self))
+        self._store = store
+        self._buffer_docs = dict(buffers)
+        self._lock = threading.Lock()
+        #: Shared facts of this snapshot: name -> (value, the dependencies it was computed from).
+        self._facts: dict[str, tuple[object, frozenset[str]]] = {}
+
+    @property
+    def buffers(self) -> Mapping[str, Document]:
+        return self._buffer_docs
+
+    # --- tracking ----------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def tracking(self) -> Iterator[set[str]]:
+        """Record what the code in the block reads; yields the set of dependencies."""
+        scope = _Scope()
+        token = _SCOPE.set(scope)
+        try:
+            yield scope.deps
+        finally:
+            _SCOPE.reset(token)
+
+    @staticmethod
+    def _note(key: str) -> _Scope | None:
+        scope = _SCOPE.get()
+        if scope is not None:
+            scope.deps.add(key)
+        return scope
+
+    def _fact(self, name: str, compute: Callable[[], T]) -> T:
+        """A fact shared by every unit of this snapshot; each caller records its dependencies."""
+        found = self._facts.get(name)
+        if found is None:
+            with self.tracking() as deps:
+                value = compute()
+            found = (value, frozenset(deps))
+            with self._lock:
+                found = self._facts.setdefault(name, found)
+        scope = _SCOPE.get()
+        if scope is not None:
+            scope.deps.update(found[1])
+        return found[0]  # type: ignore[return-value]
+
+    # --- GemstackRepo ------------------------------------------------------------------
+
+    def document(self, path: str) -> Document:
+        rel = normalize_relpath(path)
+        scope = self._note(rel)
+        if scope is not None:
+            doc = scope.docs.get(rel)
+            if doc is None:
+                doc = scope.docs[rel] = self._read(rel)
+            return doc
+        return self._read(rel)
+
+    def _read(self, rel: str) -> Document:
+        doc = self._buffer_docs.get(rel)
+        return doc if doc is not None else self._store.disk_document(rel)
+
+    def list_dir(self, path: str) -> list[DirEntry] | None:
+        rel = normalize_relpath(path)
+        self._note(listing_key(rel))
+        disk = self._store.list_dir(rel)
+        extra = _buffer_entries(self._buffer_docs, rel)
+        if disk is None and not extra:
+            return None
+        merged = {e.name: e for e in extra}
+        merged.update({e.name: e for e in disk or []})
+        return [merged[k] for k in sorted(merged)]
+
+    def features(self) -> list[Feature]:
+        return list(self._fact("features", lambda: GemstackRepo.features(self)))
+
+    def state(self) -> GemstackState | None:
+        return self._fact("state", lambda: GemstackRepo.state(self))
+
+    def active_feature(self) -> Feature | None:
+        return self._fact("active", lambda: GemstackRepo.active_feature(self))
+
+
+def _buffer_entries(buffers: Mapping[str, Document], directory: str) -> list[DirEntry]:
+    """Entries of ``directory`` that exist only as open buffers (a new file not yet saved)."""
+    prefix = directory + "/" if directory else ""
+    out: dict[str, DirEntry] = {}
+    for rel in buffers:
+        if not rel.startswith(prefix):
+            continue
+        name, sep, _ = rel[len(prefix) :].partition("/")
+        if name:
+            out.setdefault(name, DirEntry(name, is_dir=bool(sep), is_file=not sep))
+    return list(out.values())
+
+
+__all__ = ["SPECS_DIR", "SnapshotRepo"]

@@ -48,9 +48,8 @@ def _in_scope(path: str, scopes: set[str]) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gemstack_lsp.core.repo import GemstackRepo
-    from gemstack_lsp.core.rules import analyze
     from gemstack_lsp.fs import DiskReader, find_repo_root
+    from gemstack_lsp.host import AnalysisHost
     from gemstack_lsp.report import RepoReport, cwd_path, render_json, render_sarif, render_text, summarize
 
     cwd = cwd_path()
@@ -73,9 +72,9 @@ def run(args: argparse.Namespace) -> int:
 
     reports: list[RepoReport] = []
     for root, scopes in wanted.items():
-        repo = GemstackRepo(str(root), DiskReader(root))
-        findings = tuple(f for f in analyze(repo) if _in_scope(f.path, scopes))
-        reports.append(RepoReport(root, repo, findings))
+        snapshot = AnalysisHost(str(root), DiskReader(root)).snapshot()
+        findings = tuple(f for f in snapshot.findings() if _in_scope(f.path, scopes))
+        reports.append(RepoReport(root, snapshot.repo, findings))
 
     if args.format == "json":
         out = render_json(reports)

@@ -73,11 +73,16 @@ class SourceText:
     """
 
     text: str
-    _line_starts: list[int] = field(init=False, repr=False)
+    _starts: list[int] | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        # One linear pass (searching "\r" from every line start was quadratic without any "\r").
-        self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
+    @property
+    def _line_starts(self) -> list[int]:
+        """The line index, built on first use (most documents an analysis reads are never
+        asked for a position)."""
+        if self._starts is None:
+            # One linear pass (searching "\r" from every line start was quadratic without any "\r").
+            self._starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
+        return self._starts
 
     @property
     def line_count(self) -> int:

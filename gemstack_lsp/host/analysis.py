@@ -100,6 +100,8 @@ class AnalysisHost:
         #: Path -> unit -> (findings, cost findings) that unit reports on the path.
         self._contrib: dict[str, dict[str, tuple[tuple[Finding, ...], tuple[Finding, ...]]]] = {}
         self._groups: dict[str, tuple[Finding, ...]] = {}
+        #: Unit -> the paths its last two results reported on (what publishing must look at).
+        self._touched: dict[str, frozenset[str]] = {}
         self._declaring: set[str] = set()
         #: The date the units were computed for (ledger staleness is counted in days).
         self._day: dt.date | None = None
@@ -134,6 +136,14 @@ class AnalysisHost:
             if rel is None:
                 self._stale.update(self._units)
             self._bump(changed)
+
+    def refresh_from_disk(self) -> list[str]:
+        """Look for changes made on disk that nobody reported (a client without file
+        watching): every path read before whose metadata differs is treated as changed."""
+        changed = self.files.sweep()
+        for rel in changed:
+            self.file_changed(rel)
+        return changed
 
     def set_options(self, options: AnalysisOptions) -> None:
         with self._lock:
@@ -212,6 +222,7 @@ class AnalysisHost:
         self._units[key] = stored
         self._stale.discard(key)
         touched = set(stored.by_path) | (set(old.by_path) if old is not None else set())
+        self._touched[key] = frozenset(touched)
         for path in touched:
             entry = stored.by_path.get(path)
             contributions = self._contrib.setdefault(path, {})
@@ -275,6 +286,17 @@ class AnalysisHost:
             group = tuple(sort_findings(findings))
             self._groups[path] = group
             return group
+
+    def paths_of(self, keys: Iterable[str]) -> set[str]:
+        """The files whose findings the last computation of these units may have changed."""
+        with self._lock:
+            out: set[str] = set()
+            for key in keys:
+                out |= self._touched.get(key, frozenset())
+            notice = self._notice_path()
+            if notice is not None:
+                out.add(notice)
+            return out
 
     def paths_with_findings(self) -> list[str]:
         with self._lock:

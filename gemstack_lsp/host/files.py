@@ -63,6 +63,9 @@ class FileStore:
         self._previous: dict[str, Document] = {}
         self._recent: OrderedDict[str, tuple[StatKey | None, Document]] = OrderedDict()
         self._listings: dict[str, tuple[StatKey, list[DirEntry]]] = {}
+        #: Path -> what ``lstat`` said when it was last read (``None``: absent or not plain),
+        #: for ``sweep``: a small tuple per path ever read.
+        self._seen: dict[str, StatKey | None] = {}
         #: Path (or listing key) -> the revision at which it last changed (0: never seen change).
         self._changed_at: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -104,6 +107,7 @@ class FileStore:
             if rel is None:
                 self._recent.clear()
                 self._listings.clear()
+                self._seen.clear()
                 changed = list(self._changed_at)
                 for key in changed:
                     self._changed_at[key] = revision
@@ -115,6 +119,8 @@ class FileStore:
             for key in list(self._recent):
                 if key == rel or key.startswith(prefix):
                     del self._recent[key]
+            for key in [k for k in self._seen if k == rel or k.startswith(prefix)]:
+                del self._seen[key]
             parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
             for key in list(self._listings):
                 if key in (rel, parent) or key.startswith(prefix):
@@ -165,6 +171,7 @@ class FileStore:
         doc = decode_document(self._disk.read(rel))
         with self._lock:
             self._changed_at.setdefault(rel, 0)
+            self._seen[rel] = key if key is not None else self._raw_key(rel)
             if key is not None and doc.content.ok:
                 self._recent[rel] = (key, doc)
                 self._recent.move_to_end(rel)
@@ -223,6 +230,22 @@ class FileStore:
     def kept(self) -> int:
         """How many documents the store holds (buffers, their previous versions, recent reads)."""
         return len(self._buffers) + len(self._previous) + len(self._recent)
+
+    def sweep(self) -> list[str]:
+        """The paths read before whose ``lstat`` differs now: for clients that cannot watch
+        files, a change made by another tool is found by looking (one ``lstat`` per path)."""
+        with self._lock:
+            seen = list(self._seen.items())
+        return [rel for rel, key in seen if self._raw_key(rel) != key]
+
+    def _raw_key(self, rel: str) -> StatKey | None:
+        if self._root is None:
+            return None
+        try:
+            st = os.lstat(os.path.join(self._root, rel))
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
     def _stat_key(self, rel: str) -> StatKey | None:
         """The identity of a plain, settled regular file with no link on its path; ``None`` when

@@ -1,12 +1,21 @@
-"""Diagnostics: analysis per repository root, published as pushes or answered as pulls.
+"""Diagnostics: each repository's analysis host brought up to date, published as pushes or pulls.
 
-One ``RootState`` per repository root. An edit marks its root dirty and, unless an analysis
-is already running there, starts one at once on a worker thread (no fixed delay; an optional
-``debounce_ms`` from the settings). Edits that arrive while it runs are coalesced: when it
-finishes, a result made obsolete by newer buffers is discarded and the root is analysed once
-more with the latest text. Results are kept per file and diffed against what the client has
-(marksman): only files whose diagnostics changed are re-published, each with the version of
-the buffer it was computed from, so versions never go backwards.
+One ``RootState`` per repository root. An edit marks its root dirty and, unless an analysis is
+already running there, starts one at once (no fixed delay; an optional ``debounce_ms`` from the
+settings). An analysis takes the host's snapshot and works in two phases:
+
+1. the units of the open documents (the feature of each, most recently edited first, and the
+   repository unit) are brought up to date and their files published: the document the user
+   is looking at gets its diagnostics first, whatever the size of the workspace;
+2. every other stale unit is computed in the background, in short slices on the analysis
+   thread, with ``$/progress`` when there are many (the initial pass); the slices stop as soon
+   as a newer edit arrives, whose analysis then starts over from phase 1. Units computed
+   before the interruption are kept by the host: no work is lost, only obsolete work is
+   dropped.
+
+A result for an older revision is never published. Results are kept per file and compared with
+what the client has (marksman): only files whose findings changed are converted and sent, each
+with the version of the buffer it was computed from, so versions never go backwards.
 
 Clients that declare ``textDocument.diagnostic`` get pull reports (with result ids, answered
 ``unchanged`` when nothing moved) and never a push; the others get pushes.
@@ -18,7 +27,9 @@ import asyncio
 import hashlib
 import logging
 import os
-from collections.abc import Callable
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -26,10 +37,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.options import AnalysisOptions
-from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rules import analyze
 from gemstack_lsp.core.text import Encoding
+from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.settings import analysis_options
 
@@ -37,6 +46,13 @@ if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
 
 log = logging.getLogger(__name__)
+
+#: How long one background slice of analysis may run before it lets the loop look for edits.
+SLICE_SECONDS = 0.04
+#: A pass with at least this many stale units reports ``$/progress``.
+PROGRESS_UNITS = 20
+#: How often a client without file watching has the disk looked at for outside changes.
+DISK_SWEEP_SECONDS = 4.0
 
 
 @dataclass(frozen=True)
@@ -57,25 +73,33 @@ class RootState:
     root: str
     dirty: bool = False
     task: asyncio.Task[None] | None = None
-    #: Bumped on every request for analysis; ``completed`` is the last one covered by a result.
+    #: Bumped on every request for analysis; ``completed`` is the last one covered by a whole
+    #: result, ``first_done`` the last one whose open documents are published.
     requested: int = 0
     completed: int = 0
+    first_done: int = 0
+    #: The snapshot whose findings were last delivered.
+    snapshot: Snapshot | None = None
+    #: Per repository-relative path, the finding group delivered; per URI, its report.
+    groups: dict[str, tuple[Finding, ...]] = field(default_factory=dict)
     reports: dict[str, FileReport] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
     #: Push mode: what the client currently has, per URI (diff keys and version).
     published: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
     published_version: dict[str, int] = field(default_factory=dict)
     #: Pull mode: the buffer versions the last delivered analysis saw.
     pulled_versions: dict[str, int] = field(default_factory=dict)
+    #: Open documents, most recently edited last (phase 1 takes them in reverse).
+    recent: list[str] = field(default_factory=list)
+    #: Files whose findings changed since the last whole analysis (for the listeners).
+    changed: set[str] = field(default_factory=set)
     analyses: int = 0
     discarded: int = 0
     done: asyncio.Condition | None = None
 
-
-@dataclass(frozen=True)
-class AnalysisResult:
-    findings: list[Finding]
-    reports: dict[str, FileReport]
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding last delivered, sorted by path and position."""
+        return [f for path in sorted(self.groups) for f in self.groups[path]]
 
 
 def result_id(diagnostics: tuple[lsp.Diagnostic, ...]) -> str:
@@ -85,36 +109,34 @@ def result_id(diagnostics: tuple[lsp.Diagnostic, ...]) -> str:
     return h.hexdigest()[:16]
 
 
-def run_analysis(
-    repo: GemstackRepo,
-    options: AnalysisOptions,
+def convert_groups(
+    snap: Snapshot,
+    groups: Mapping[str, tuple[Finding, ...]],
     uri_of: Callable[[str], str],
-    versions: dict[str, int],
+    versions: Mapping[str, int],
     encoding: Encoding,
-) -> AnalysisResult:
-    """Analyse one snapshot and convert its findings to per-file reports (runs on a worker thread)."""
-    findings = analyze(repo, options)
-    uris: dict[str, str] = {}
+) -> dict[str, FileReport]:
+    """The reports of some files of a snapshot (runs on the analysis thread)."""
+    views: dict[str, convert.FileView] = {}
 
     def view_of(path: str) -> convert.FileView:
-        uri = uris.get(path)
-        if uri is None:
-            uri = uris[path] = uri_of(path)
-        return convert.FileView(uri, repo.document(path).source)
+        view = views.get(path)
+        if view is None:
+            view = views[path] = convert.FileView(uri_of(path), snap.document(path).source)
+        return view
 
-    by_uri: dict[str, list[lsp.Diagnostic]] = {}
-    for finding in findings:
-        try:
-            diagnostic = convert.to_diagnostic(finding, view_of, encoding)
-        except Exception:  # a malformed finding must not hide the others
-            log.exception("cannot convert finding %s", finding.code)
-            continue
-        by_uri.setdefault(view_of(finding.path).uri, []).append(diagnostic)
-    reports = {}
-    for uri, diags in by_uri.items():
-        t = tuple(diags)
-        reports[uri] = FileReport(uri, t, versions.get(uri), result_id(t))
-    return AnalysisResult(findings, reports)
+    out: dict[str, FileReport] = {}
+    for path, group in groups.items():
+        diagnostics = []
+        for finding in group:
+            try:
+                diagnostics.append(convert.to_diagnostic(finding, view_of, encoding))
+            except Exception:  # a malformed finding must not hide the others
+                log.exception("cannot convert finding %s", finding.code)
+        t = tuple(diagnostics)
+        uri = uri_of(path)
+        out[path] = FileReport(uri, t, versions.get(uri), result_id(t))
+    return out
 
 
 class Diagnostics:
@@ -124,9 +146,12 @@ class Diagnostics:
         self.server = server
         self.session = server.session
         self.roots: dict[str, RootState] = {}
-        self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="gemstack-analysis")
-        #: Observers called with (root, result) after each published analysis (lens, symbols...).
-        self.listeners: list[Callable[[str, AnalysisResult], None]] = []
+        #: The analysis thread: one, so analyses never compete with each other.
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-analysis")
+        self._sweeper: asyncio.Task[None] | None = None
+        #: Called with (root, the files whose findings changed) after each whole analysis
+        #: that changed any (lenses depend on other files' findings).
+        self.listeners: list[Callable[[str, frozenset[str]], None]] = []
 
     @property
     def pull(self) -> bool:
@@ -153,6 +178,28 @@ class Diagnostics:
         for root in self.session.roots():
             self.schedule(root)
 
+    def _uri_map(self, root: str) -> Callable[[str], str]:
+        open_uris = {d.rel: d.uri for d in self.session.documents.values() if d.root == root and d.rel}
+
+        def uri_of(rel: str) -> str:
+            return open_uris.get(rel) or convert.path_to_uri(os.path.join(root, rel))
+
+        return uri_of
+
+    def _first_units(self, st: RootState, snap: Snapshot) -> list[str]:
+        """The units of the open documents of ``st.root``, most recently edited first, then
+        the repository unit."""
+        features: list[str] = []
+        for uri in reversed(st.recent):
+            doc = self.session.documents.get(uri)
+            if doc is None or doc.root != st.root or doc.rel is None:
+                continue
+            feature = snap.repo.feature_of(doc.rel)
+            if feature is not None and feature.name not in features:
+                features.append(feature.name)
+        known = set(snap.units())
+        return [k for k in features if k in known] + [""]
+
     async def _run(self, st: RootState) -> None:
         loop = asyncio.get_running_loop()
         try:
@@ -162,46 +209,138 @@ class Diagnostics:
                     await asyncio.sleep(settings.debounce_ms / 1000)
                 st.dirty = False
                 covers = st.requested
-                buffers = self.session.buffers(st.root)
+                host = self.session.host(st.root)
+                host.set_options(analysis_options(settings))
+                snap = host.snapshot()
                 versions = self.session.versions(st.root)
-                repo = self.session.snapshot(st.root, buffers)
-                uri_map = {d.rel: d.uri for d in self.session.documents.values() if d.root == st.root and d.rel}
-                root = st.root
-
-                def uri_of(rel: str, uri_map: dict[str, str] = uri_map, root: str = root) -> str:
-                    return uri_map.get(rel) or convert.path_to_uri(os.path.join(root, rel))
-
-                if not settings.diagnostics:
-                    result = AnalysisResult([], {})
-                else:
-                    try:
-                        result = await loop.run_in_executor(
-                            self.executor,
-                            run_analysis,
-                            repo,
-                            analysis_options(settings),
-                            uri_of,
-                            versions,
-                            self.session.encoding,
-                        )
-                    except Exception:
-                        log.exception("analysis of %s failed", st.root)
-                        result = None
+                uri_of = self._uri_map(st.root)
                 st.analyses += 1
-                if st.dirty:
-                    # Newer buffers arrived meanwhile: this result is obsolete, analyse again.
-                    st.discarded += 1
+                if not settings.diagnostics:
+                    self._deliver(st, snap, {}, versions, complete=True)
+                    st.first_done = st.completed = covers
+                    await self._notify(st)
                     continue
-                if result is not None:
-                    try:
-                        self._deliver(st, result, versions)
-                    except Exception:  # a closed pipe, a bug in conversion: log, never loop
-                        log.exception("delivering diagnostics of %s failed", st.root)
+                try:
+                    finished = await self._analyse(st, snap, versions, uri_of, covers, loop)
+                except Exception:
+                    log.exception("analysis of %s failed", st.root)
+                    finished = True
+                if not finished:
+                    st.discarded += 1  # newer buffers arrived meanwhile: analyse again
+                    continue
+                st.first_done = max(st.first_done, covers)
                 st.completed = covers
+                changed, st.changed = frozenset(st.changed), set()
+                if changed:
+                    for listener in self.listeners:
+                        try:
+                            listener(st.root, changed)
+                        except Exception:
+                            log.exception("diagnostics listener failed")
                 await self._notify(st)
         finally:
             st.task = None
             await self._notify(st)
+
+    async def _analyse(
+        self,
+        st: RootState,
+        snap: Snapshot,
+        versions: dict[str, int],
+        uri_of: Callable[[str], str],
+        covers: int,
+        loop: asyncio.AbstractEventLoop,
+    ) -> bool:
+        """One analysis of a snapshot; ``False`` when a newer edit made it obsolete."""
+        host = self.session.host(st.root)
+        encoding = self.session.encoding
+
+        # Phase 1: what the user is looking at.
+        first = self._first_units(st, snap)
+        await loop.run_in_executor(self.executor, snap.compute, first)
+        if st.dirty:
+            return False
+        open_paths = {d.rel for d in self.session.documents.values() if d.root == st.root and d.rel}
+        paths = open_paths | set(host.paths_of(first))
+        await self._deliver_paths(st, snap, paths, versions, uri_of, encoding, loop)
+        st.first_done = max(st.first_done, covers)
+        await self._notify(st)
+
+        # Phase 2: everything else, in slices that stop at the next edit.
+        pending = await loop.run_in_executor(self.executor, snap.pending)
+        progress = await self._begin_progress(len(pending))
+        total, done = len(pending), 0
+        try:
+            while pending:
+                computed = await loop.run_in_executor(self.executor, self._slice, st, snap, pending)
+                done += len(computed)
+                pending = pending[len(computed) :]
+                if st.dirty:
+                    return False
+                if computed:
+                    paths = set(host.paths_of(computed))
+                    await self._deliver_paths(st, snap, paths, versions, uri_of, encoding, loop)
+                self._report_progress(progress, done, total)
+        finally:
+            self._end_progress(progress)
+        if st.dirty:
+            return False
+        groups = await loop.run_in_executor(self.executor, snap.findings_by_path)
+        if st.dirty or not snap.current:
+            return False
+        changed = {p for p in set(groups) | set(st.groups) if groups.get(p, ()) is not st.groups.get(p, ())}
+        reports = await loop.run_in_executor(
+            self.executor,
+            convert_groups,
+            snap,
+            {p: groups.get(p, ()) for p in changed},
+            uri_of,
+            versions,
+            encoding,
+        )
+        if st.dirty:
+            return False
+        self._deliver(st, snap, reports, versions, complete=True, groups={p: groups.get(p, ()) for p in changed})
+        return True
+
+    def _slice(self, st: RootState, snap: Snapshot, pending: list[str]) -> list[str]:
+        """Compute pending units for at most ``SLICE_SECONDS`` (on the analysis thread); stops
+        at once when an edit marked the root dirty."""
+        deadline = time.monotonic() + SLICE_SECONDS
+        done: list[str] = []
+        for key in pending:
+            snap.compute([key])
+            done.append(key)
+            if st.dirty or time.monotonic() > deadline:
+                break
+        return done
+
+    async def _deliver_paths(
+        self,
+        st: RootState,
+        snap: Snapshot,
+        paths: Iterable[str],
+        versions: dict[str, int],
+        uri_of: Callable[[str], str],
+        encoding: Encoding,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        """Publish the files among ``paths`` whose findings (or buffer version) changed."""
+        host = self.session.host(st.root)
+        seen = st.pulled_versions if self.pull else st.published_version
+        changed: dict[str, tuple[Finding, ...]] = {}
+        for path in paths:
+            group = host.group(path)
+            uri = uri_of(path)
+            moved = uri in versions and versions[uri] != seen.get(uri)
+            if group is not st.groups.get(path, ()) or moved:
+                changed[path] = group
+        if not changed:
+            return
+        reports = await loop.run_in_executor(self.executor, convert_groups, snap, changed, uri_of, versions, encoding)
+        if st.dirty or not snap.current:
+            return  # obsolete: the next analysis publishes
+        self._deliver(st, snap, reports, versions, complete=False, groups=changed)
 
     async def _notify(self, st: RootState) -> None:
         if st.done is None:
@@ -209,67 +348,130 @@ class Diagnostics:
         async with st.done:
             st.done.notify_all()
 
-    async def current(self, root: str, request: int | None = None) -> RootState:
-        """The state of ``root`` once an analysis covering request ``request`` has completed."""
+    async def current(self, root: str, request: int | None = None, *, whole: bool = True) -> RootState:
+        """The state of ``root`` once an analysis covering request ``request`` has delivered
+        (``whole``: the entire repository; else the open documents' features)."""
         st = self.state(root)
         if request is None:
             request = st.requested if st.requested else self.schedule(root)
         if st.done is None:
             st.done = asyncio.Condition()
         async with st.done:
-            while st.completed < request:
+            while (st.completed if whole else st.first_done) < request:
                 if st.task is None and not st.dirty:
                     # Nothing will cover it (a failed analysis): ask again.
-                    st.task = asyncio.get_running_loop().create_task(self._run(st))
                     st.dirty = True
+                    st.task = asyncio.get_running_loop().create_task(self._run(st))
                 await st.done.wait()
         return st
 
+    # --- progress ----------------------------------------------------------------------
+
+    async def _begin_progress(self, units: int) -> str | None:
+        if units < PROGRESS_UNITS or not self.session.client.work_done_progress:
+            return None
+        token = f"gemstack-analysis-{uuid.uuid4().hex[:8]}"
+        try:
+            await asyncio.wait_for(
+                self.server.work_done_progress.create_async(token),
+                timeout=5,
+            )
+        except Exception as exc:  # a client that offers progress and then refuses it
+            log.info("work done progress refused: %s", exc)
+            return None
+        self.server.work_done_progress.begin(
+            token,
+            lsp.WorkDoneProgressBegin(title="Gemstack: analysing the workspace", message=f"0/{units} features"),
+        )
+        return token
+
+    def _report_progress(self, token: str | None, done: int, total: int) -> None:
+        if token is None or total == 0:
+            return
+        self.server.work_done_progress.report(
+            token,
+            lsp.WorkDoneProgressReport(message=f"{done}/{total} features", percentage=min(100, 100 * done // total)),
+        )
+
+    def _end_progress(self, token: str | None) -> None:
+        if token is not None:
+            self.server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
+
     # --- delivery ----------------------------------------------------------------------
 
-    def _deliver(self, st: RootState, result: AnalysisResult, versions: dict[str, int]) -> None:
-        old = st.reports
-        st.reports = result.reports
-        st.findings = result.findings
-        for listener in self.listeners:
-            try:
-                listener(st.root, result)
-            except Exception:
-                log.exception("diagnostics listener failed")
-        if self.pull:
-            changed = {
-                uri
-                for uri in set(old) | set(result.reports)
-                if (old[uri].result_id if uri in old else None)
-                != (result.reports[uri].result_id if uri in result.reports else None)
-            }
-            # A client re-pulls a document after its own edit to it; any other change (another
-            # file's findings, a watched file, a command's write) needs a refresh request.
-            not_by_edit = {u for u in changed if u not in versions or versions[u] == st.pulled_versions.get(u)}
-            st.pulled_versions = dict(versions)
-            if not_by_edit and self.session.client.diagnostic_refresh:
-                self.server.workspace_diagnostic_refresh(None)
-            return
-        self._push(st, result.reports, versions)
+    def _deliver(
+        self,
+        st: RootState,
+        snap: Snapshot,
+        reports: dict[str, FileReport],
+        versions: dict[str, int],
+        *,
+        complete: bool,
+        groups: Mapping[str, tuple[Finding, ...]] | None = None,
+    ) -> None:
+        """Record and send the reports of some files (``complete``: the analysis is whole)."""
+        st.snapshot = snap
+        old: dict[str, FileReport | None] = {p: st.reports.get(r.uri) for p, r in reports.items()}
+        for path, report in reports.items():
+            group = groups.get(path, ()) if groups is not None else ()
+            if group is not st.groups.get(path, ()):
+                st.changed.add(path)
+            if report.diagnostics:
+                st.reports[report.uri] = report
+                st.groups[path] = group
+            else:
+                st.reports.pop(report.uri, None)
+                st.groups.pop(path, None)
+        if not reports and complete and groups is None:
+            # Diagnostics switched off: withdraw everything.
+            withdrawn = dict(st.reports)
+            old = dict(withdrawn)
+            st.reports.clear()
+            st.groups.clear()
+            reports = {uri: FileReport(uri, (), None, "none") for uri in withdrawn}
+        try:
+            if self.pull:
+                self._pulled(st, old, reports, versions)
+            else:
+                self._push(st, reports, versions)
+        except Exception:  # a closed pipe, a bug in conversion: log, never loop
+            log.exception("delivering diagnostics of %s failed", st.root)
 
-    def _push(self, st: RootState, reports: dict[str, FileReport], versions: dict[str, int]) -> None:
+    def reports_by_uri(self, root: str) -> dict[str, FileReport]:
+        return dict(self.state(root).reports)
+
+    def _pulled(
+        self,
+        st: RootState,
+        old: Mapping[str, FileReport | None],
+        reports: Mapping[str, FileReport],
+        versions: dict[str, int],
+    ) -> None:
+        def rid(report: FileReport | None) -> str:
+            return report.result_id if report is not None and report.diagnostics else "none"
+
+        changed = {r.uri for p, r in reports.items() if rid(old.get(p)) != rid(r)}
+        # A client re-pulls a document after its own edit to it; any other change (another
+        # file's findings, a watched file, a command's write) needs a refresh request.
+        not_by_edit = {u for u in changed if u not in versions or versions[u] == st.pulled_versions.get(u)}
+        st.pulled_versions.update(versions)
+        if not_by_edit and self.session.client.diagnostic_refresh:
+            self.server.workspace_diagnostic_refresh(None)
+
+    def _push(self, st: RootState, reports: Mapping[str, FileReport], versions: dict[str, int]) -> None:
         # Open buffers published before are re-stamped when their version moved, even when
         # their (possibly empty) diagnostics did not change.
-        uris = set(reports) | set(st.published) | {u for u in versions if u in st.published_version}
-        for uri in sorted(uris):
-            report = reports.get(uri)
-            diagnostics = report.diagnostics if report else ()
-            keys = tuple(convert.diagnostic_key(d) for d in diagnostics)
+        for report in sorted(reports.values(), key=lambda r: r.uri):
+            uri = report.uri
+            keys = tuple(convert.diagnostic_key(d) for d in report.diagnostics)
             version = versions.get(uri)
             last = st.published_version.get(uri)
             if version is not None and last is not None and version < last:
                 continue  # never go backwards
             if st.published.get(uri, ()) == keys and (version is None or version == last):
-                # Unchanged (marksman). An edited buffer is still re-stamped with its new
-                # version: a client that dropped an older push as outdated gets it again.
-                continue
+                continue  # unchanged (marksman)
             self.server.text_document_publish_diagnostics(
-                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=list(diagnostics), version=version)
+                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=list(report.diagnostics), version=version)
             )
             if keys:
                 st.published[uri] = keys
@@ -282,10 +484,14 @@ class Diagnostics:
         """A document closed: its next publication carries no version."""
         for st in self.roots.values():
             st.published_version.pop(uri, None)
+            st.pulled_versions.pop(uri, None)
+            if uri in st.recent:
+                st.recent.remove(uri)
 
     def clear_root(self, root: str) -> None:
         """Withdraw everything published for a root (its folder left the workspace)."""
         st = self.roots.pop(root, None)
+        self.session.drop_host(root)
         if st is None or self.pull:
             return
         for uri in st.published:
@@ -302,21 +508,24 @@ class Diagnostics:
         gemstack = doc.gemstack if doc is not None else root is not None
         if root is None or not gemstack:
             return lsp.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
-        st = await self.current(root, self.state(root).requested or None)
-        report = st.reports.get(uri)
+        # An open document waits for its own feature, not for the whole workspace.
+        st = await self.current(root, self.state(root).requested or None, whole=doc is None)
+        report = self.reports_by_uri(root).get(uri)
         rid = report.result_id if report else "none"
         if params.previous_result_id == rid:
             return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
+        del st
         return lsp.RelatedFullDocumentDiagnosticReport(items=list(report.diagnostics) if report else [], result_id=rid)
 
     async def workspace_report(self, params: lsp.WorkspaceDiagnosticParams) -> lsp.WorkspaceDiagnosticReport:
         previous = {p.uri: p.value for p in params.previous_result_ids}
         items: list[lsp.WorkspaceFullDocumentDiagnosticReport | lsp.WorkspaceUnchangedDocumentDiagnosticReport] = []
         for root in self.session.roots():
-            st = await self.current(root, self.state(root).requested or None)
-            uris = set(st.reports) | {u for u in previous if self.session.root_for_uri(u) == root}
+            await self.current(root, self.state(root).requested or None)
+            by_uri = self.reports_by_uri(root)
+            uris = set(by_uri) | {u for u in previous if self.session.root_for_uri(u) == root}
             for uri in sorted(uris):
-                report = st.reports.get(uri)
+                report = by_uri.get(uri)
                 rid = report.result_id if report else "none"
                 version = self.session.documents[uri].version if uri in self.session.documents else None
                 if previous.get(uri) == rid:
@@ -336,15 +545,23 @@ class Diagnostics:
 
     # --- handlers ------------------------------------------------------------------------
 
+    def _touch(self, uri: str, root: str) -> None:
+        st = self.state(root)
+        if uri in st.recent:
+            st.recent.remove(uri)
+        st.recent.append(uri)
+
     def did_open(self, params: lsp.DidOpenTextDocumentParams) -> None:
         td = params.text_document
         doc = self.session.open(td.uri, td.text, td.version, td.language_id)
         if doc.root is not None and doc.gemstack:
+            self._touch(doc.uri, doc.root)
             self.schedule(doc.root)
 
     def did_change(self, params: lsp.DidChangeTextDocumentParams) -> None:
         doc = self.session.change(params.text_document.uri, params.text_document.version, params.content_changes)
         if doc is not None and doc.root is not None and doc.gemstack:
+            self._touch(doc.uri, doc.root)
             self.schedule(doc.root)
 
     def did_close(self, params: lsp.DidCloseTextDocumentParams) -> None:
@@ -354,23 +571,56 @@ class Diagnostics:
             self.schedule(doc.root)
 
     def did_save(self, params: lsp.DidSaveTextDocumentParams) -> None:
-        # The buffer already counted; a save only matters to other tools.
-        return None
+        # The buffer already counted; a save only matters to other tools, and for a client
+        # that cannot watch files it is a moment to look at the disk.
+        if not self.session.client.dynamic_watchers:
+            self._sweep_now()
 
     def did_change_watched_files(self, params: lsp.DidChangeWatchedFilesParams) -> None:
         self.session.forget_roots()
         roots: set[str] = set()
         for change in params.changes:
             _, root, rel = self.session.locate(change.uri)
-            if root is not None and rel is not None:
+            if root is not None and rel is not None and is_relevant(rel):
                 self.session.forget_file(root, rel)
-                if is_relevant(rel):
-                    roots.add(root)
+                roots.add(root)
         for root in sorted(roots):
             self.schedule(root)
+        # Watchers can be coarse or name a link's target rather than the link: look at what
+        # every repository read, once, for changes nobody reported.
+        self._sweep_now()
+
+    # --- clients without file watching ---------------------------------------------------
+
+    def start_disk_sweeps(self) -> None:
+        """For a client that cannot watch files: look at the disk every few seconds."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(DISK_SWEEP_SECONDS)
+            await self._sweep()
+
+    def _sweep_now(self) -> None:
+        asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        loop = asyncio.get_running_loop()
+        for root, host in self.session.hosts().items():
+            try:
+                changed = await loop.run_in_executor(self.executor, host.files.sweep)
+            except Exception:
+                log.exception("looking at the disk of %s failed", root)
+                continue
+            if changed:
+                for rel in changed:
+                    host.file_changed(rel)
+                self.schedule(root)
 
     def status(self) -> dict[str, Any]:
         """Counters for tests and benchmarks (``gemstack/status``)."""
+        hosts = self.session.hosts()
         return {
             "roots": [
                 {
@@ -380,7 +630,8 @@ class Diagnostics:
                     "requested": st.requested,
                     "completed": st.completed,
                     "files": len(st.reports),
-                    "findings": len(st.findings),
+                    "findings": sum(len(g) for g in st.groups.values()),
+                    "host": hosts[root].sizes() | vars(hosts[root].stats) if root in hosts else {},
                 }
                 for root, st in self.roots.items()
             ],

@@ -178,14 +178,12 @@ def _watch_analyses(server: Any) -> None:
     listeners = getattr(engine, "listeners", None)
     if not isinstance(listeners, list):
         return
-    last: dict[str, frozenset[tuple[str, str, str | None, str]]] = {}
+    seen: set[str] = set()
 
-    def on_analysis(root: str, result: Any) -> None:
-        findings = getattr(result, "findings", None) or ()
-        signature = frozenset((f.code, f.path, f.subject, f.message) for f in findings)
-        previous = last.get(root)
-        last[root] = signature
-        if previous is None or previous == signature or not _refresh_support(server):
+    def on_analysis(root: str, changed: frozenset[str]) -> None:
+        first = root not in seen
+        seen.add(root)
+        if first or not changed or not _refresh_support(server):
             return
         session = session_of(server)
         if session is not None and not session.settings_for_root(root).code_lens:

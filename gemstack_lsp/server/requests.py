@@ -1,26 +1,79 @@
 """How request handlers run: on a worker thread, against a snapshot, and always answered.
 
 ``request(server, METHOD, options)`` registers a plain synchronous handler
-``fn(server, params) -> result``. The handler runs on the server's request executor, never on
-the event loop, so an edit is applied while a hover is computed; a request the client
-cancelled before it started is answered ``RequestCancelled`` without running.
+``fn(server, params) -> result``. It runs on the server's request executor, never on the
+event loop, so an edit is applied (and its diagnostics published) while a hover or a
+workspace symbol search is computed. Every request gets an answer:
+
+- a request the client cancelled before it started is answered ``RequestCancelled`` without
+  running; one cancelled while it runs is answered ``RequestCancelled`` at once, and the
+  handler, which polls ``cancelled()`` in its loops, stops early;
+- a handler that refuses (``RequestRefused``: an unknown document, an argument outside the
+  workspace) is answered ``RequestFailed`` with its message, logged once without a traceback;
+- a handler that fails is answered ``RequestFailed`` naming the method and the error (the
+  traceback goes to the log, once).
+
+Params that do not fit the method's types never reach a handler: the protocol answers them
+``InvalidParams`` (``server.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import logging
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pygls.exceptions import JsonRpcRequestCancelled
+from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
+
+log = logging.getLogger(__name__)
 
 P = TypeVar("P")
 R = TypeVar("R")
 
 Handler = Callable[["GemstackServer", P], R]
+
+#: LSP's RequestFailed: the request was valid but the server could not answer it.
+REQUEST_FAILED = -32803
+
+_TOKEN: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("gemstack_cancel", default=None)
+
+
+class RequestRefused(Exception):
+    """An expected refusal: answered ``RequestFailed`` with this message, no traceback."""
+
+
+class RequestFailed(JsonRpcException):
+    """The error response of a request that could not be answered (LSP RequestFailed)."""
+
+    CODE = REQUEST_FAILED
+    MESSAGE = "Request failed"
+
+    def __init__(self, message: str, *, expected: bool) -> None:
+        super().__init__(message, REQUEST_FAILED)
+        #: True for a refusal the user caused (logged without a traceback).
+        self.expected = expected
+
+
+class RequestCancelled(Exception):
+    """Raised by ``check_cancelled`` inside a handler whose request was cancelled."""
+
+
+def cancelled() -> bool:
+    """True when the client cancelled the request the current handler is answering."""
+    token = _TOKEN.get()
+    return token is not None and token.is_set()
+
+
+def check_cancelled() -> None:
+    """Stop the current handler when its request was cancelled."""
+    if cancelled():
+        raise RequestCancelled()
 
 
 def request(server: GemstackServer, method: str, options: Any = None) -> Callable[[Handler[P, R]], Handler[P, R]]:
@@ -31,8 +84,27 @@ def request(server: GemstackServer, method: str, options: Any = None) -> Callabl
         async def handler(params: P) -> R:
             if await server.checkpoint():
                 raise JsonRpcRequestCancelled()
+            token = threading.Event()
+            context = contextvars.copy_context()
+            context.run(_TOKEN.set, token)
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(server.request_executor, fn, server, params)
+            future = loop.run_in_executor(server.request_executor, context.run, fn, server, params)
+            try:
+                return await asyncio.shield(future)
+            except asyncio.CancelledError:
+                token.set()  # the worker stops at its next check; the client is answered now
+                raise
+            except RequestCancelled:
+                raise JsonRpcRequestCancelled() from None
+            except RequestRefused as exc:
+                raise RequestFailed(str(exc), expected=True) from None
+            except JsonRpcException:
+                raise
+            except Exception as exc:
+                log.exception("%s failed", method)
+                raise RequestFailed(
+                    f"gemstack-lsp could not answer {method}: {type(exc).__name__}: {exc}", expected=False
+                ) from None
 
         handler.__name__ = fn.__name__
         return fn

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, PyglsError
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, PyglsError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -29,6 +29,7 @@ from gemstack_lsp import __version__
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.diagnostics import Diagnostics
+from gemstack_lsp.server.requests import RequestFailed
 from gemstack_lsp.server.session import WATCHED_GLOBS, Session
 from gemstack_lsp.server.settings import parse_settings
 
@@ -38,39 +39,117 @@ log = logging.getLogger(__name__)
 STATUS_REQUEST = "gemstack/status"
 
 
+class Unstructured:
+    """A message whose params do not fit its method's types (answered ``InvalidParams``)."""
+
+    def __init__(self, data: dict[str, Any], reason: str) -> None:
+        self.data = data
+        self.reason = reason
+
+
 class GemstackProtocol(LanguageServerProtocol):
-    """pygls's protocol with the position encoding chosen by us and cancellations remembered."""
+    """pygls's protocol, with what this server needs of it:
+
+    - the open buffers are the session's alone: pygls's own copy of each document is never
+      kept (its did-open/change/close built-ins only call our handlers);
+    - a request whose params cannot be read is answered ``InvalidParams`` with the reason (a
+      negative position, a missing field, params omitted), a notification is logged once;
+    - an expected refusal is answered without a traceback in the log; a cancellation for a
+      request already answered is not worth a warning.
+    """
 
     _server: GemstackServer
 
     def __init__(self, server: Any, converter: Any) -> None:
         super().__init__(server, converter)
         self.cancelled: set[str | int] = set()
+        self._invalid_notified: set[str] = set()
 
     @lsp_method(lsp.INITIALIZE)
     def lsp_initialize(self, params: lsp.InitializeParams) -> Generator[Any, Any, lsp.InitializeResult]:
         self._server.session.initialize(params)
         result: lsp.InitializeResult = yield from super().lsp_initialize(params)
         session = self._server.session
-        kind = convert.encoding_kind(session.encoding)
-        result.capabilities.position_encoding = kind
-        # pygls chose its own encoding for its workspace copy of the buffers: align it.
-        workspace = self.workspace
-        workspace._position_encoding = kind
-        from pygls.workspace.position_codec import PositionCodec
-
-        workspace._position_codec = PositionCodec(encoding=kind)
+        result.capabilities.position_encoding = convert.encoding_kind(session.encoding)
         if not session.client.pull_diagnostics:
             # Push-only clients: never advertise pull, so no client gets both.
             result.capabilities.diagnostic_provider = None
         return result
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        if "jsonrpc" not in data or "method" not in data:
+            return super().structure_message(data)
+        message_type = self.get_message_type(data["method"])
+        if message_type is None:
+            return super().structure_message(data)
+        try:
+            return self._converter.structure(data, message_type)
+        except Exception as exc:
+            return Unstructured(data, _reason(exc))
+
+    def handle_message(self, message: Any) -> None:
+        if not isinstance(message, Unstructured):
+            super().handle_message(message)
+            return
+        method = str(message.data.get("method"))
+        msg_id = message.data.get("id")
+        if msg_id is None:
+            if method not in self._invalid_notified:
+                self._invalid_notified.add(method)
+                log.warning("ignoring %s with invalid params: %s", method, message.reason)
+            return
+        log.info("refusing %s (id %s): invalid params: %s", method, msg_id, message.reason)
+        self._send_response(
+            msg_id,
+            error=JsonRpcInvalidParams(f"Invalid params for {method}: {message.reason}").to_response_error(),
+        )
 
     def _handle_cancel_notification(self, msg_id: str | int) -> None:
         self.cancelled.add(msg_id)
         if len(self.cancelled) > 1000:
             self.cancelled.clear()
             self.cancelled.add(msg_id)
-        super()._handle_cancel_notification(msg_id)
+        future = self._request_futures.pop(msg_id, None)
+        if future is None:
+            log.debug("cancel for request %s, already answered", msg_id)
+            return
+        future.cancel()
+
+    def _send_handler_result(self, future: Any, *, msg_id: str | int) -> None:
+        if not future.cancelled() and isinstance(error := future.exception(), RequestFailed):
+            self._request_futures.pop(msg_id, None)
+            if error.expected:
+                log.info("refused request %s: %s", msg_id, error.message)
+            self._send_response(msg_id, error=error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
+
+def _reason(exc: Exception) -> str:
+    """What is wrong with a message's params, in a line (cattrs' paths into the message)."""
+    try:
+        from cattrs import transform_error
+
+        details = transform_error(exc, path="$")
+    except Exception:
+        details = [str(exc)]
+    text = "; ".join(details) or str(exc)
+    return text if len(text) <= 500 else text[:497] + "..."
 
 
 class GemstackServer(LanguageServer):
@@ -165,6 +244,8 @@ def _register_lifecycle(server: GemstackServer) -> None:
     async def initialized(params: lsp.InitializedParams) -> None:
         # Workspace-wide diagnostics first: files that are not open get theirs too.
         engine.schedule_all()
+        if not session.client.dynamic_watchers:
+            engine.start_disk_sweeps()
         if session.client.dynamic_watchers:
             try:
                 await server.client_register_capability_async(

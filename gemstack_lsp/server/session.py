@@ -8,8 +8,6 @@ second, so unsaved edits count and nothing is ever written.
 from __future__ import annotations
 
 import os
-import stat
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -17,7 +15,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.reader import DirEntry, FileContent, OverlayReader, ReadStatus, normalize_relpath
+from gemstack_lsp.core.reader import OverlayReader
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.fs import DiskReader
@@ -127,99 +125,6 @@ class ClientFeatures:
         )
 
 
-class CachedDiskReader:
-    """A ``DiskReader`` that remembers the bytes of plain files between analyses.
-
-    A cached file is served again only while ``lstat`` says it is the same regular file
-    (inode, size, mtime, ctime) and every folder on its path is still a real folder; only
-    files whose path involves no symlink are cached, and never one modified in the last two
-    seconds. So every refusal ``DiskReader`` makes (a link leaving the repository, a
-    directory, a file too large) is still made on each read, and keystrokes cost no disk
-    reads for unchanged files.
-    """
-
-    def __init__(self, root: str) -> None:
-        self._disk = DiskReader(root)
-        self._root = str(self._disk.root)
-        self._files: dict[str, tuple[tuple[int, int, int, int], FileContent]] = {}
-        self._dirs: dict[str, tuple[int, int, int, int]] = {}
-
-    def read(self, path: str) -> FileContent:
-        rel = normalize_relpath(path)
-        full = os.path.join(self._root, rel)
-        try:
-            st = os.lstat(full)
-        except FileNotFoundError:
-            self._files.pop(rel, None)
-            return self._missing(rel, full)
-        except OSError:
-            self._files.pop(rel, None)
-            return self._disk.read(rel)
-        key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        hit = self._files.get(rel)
-        if hit is not None and hit[0] == key and stat.S_ISREG(st.st_mode) and self._plain_dirs(rel):
-            return hit[1]
-        content = self._disk.read(rel)
-        if content.ok and stat.S_ISREG(st.st_mode) and _settled(st) and os.path.realpath(full) == full:
-            self._files[rel] = (key, content)
-        else:
-            self._files.pop(rel, None)
-        return content
-
-    def _plain_dirs(self, rel: str) -> bool:
-        """True when every folder between the root and ``rel`` is a real folder, not a link
-        (a folder swapped for a link keeps the files' inodes, so their metadata cannot tell)."""
-        parts = rel.split("/")[:-1]
-        path = self._root
-        for part in parts:
-            path = os.path.join(path, part)
-            try:
-                if not stat.S_ISDIR(os.lstat(path).st_mode):
-                    return False
-            except OSError:
-                return False
-        return True
-
-    def _missing(self, rel: str, full: str) -> FileContent:
-        """A file that does not exist, answered from the cache while its folder is unchanged
-        (a real folder, same inode and mtime: nothing was added to or removed from it)."""
-        parent = os.path.dirname(full)
-        try:
-            pst = os.lstat(parent)
-        except OSError:
-            return self._disk.read(rel)
-        key = (pst.st_ino, pst.st_size, pst.st_mtime_ns, pst.st_ctime_ns)
-        if stat.S_ISDIR(pst.st_mode) and self._dirs.get(parent) == key and self._plain_dirs(rel):
-            return FileContent(rel, ReadStatus.MISSING)
-        content = self._disk.read(rel)
-        real_dir = stat.S_ISDIR(pst.st_mode) and os.path.realpath(parent) == parent
-        if content.status is ReadStatus.MISSING and real_dir and _settled(pst):
-            self._dirs[parent] = key
-        return content
-
-    def list_dir(self, path: str) -> list[DirEntry] | None:
-        return self._disk.list_dir(path)
-
-    def forget(self, rel: str | None = None) -> None:
-        """Drop the cached file ``rel`` (everything when ``None``): a watcher saw it change."""
-        if rel is None:
-            self._files.clear()
-            self._dirs.clear()
-            return
-        rel = normalize_relpath(rel)
-        self._files.pop(rel, None)
-        self._dirs.pop(os.path.dirname(os.path.join(self._root, rel)), None)
-
-
-#: A file modified this recently may change again within the file system's timestamp
-#: granularity without its metadata changing (git's "racily clean" problem): not cached yet.
-_RACY_NS = 2_000_000_000
-
-
-def _settled(st: os.stat_result) -> bool:
-    return time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS
-
-
 def _analysis_key(settings: Settings) -> tuple[object, ...]:
     """The settings that change what analysis reports (the others need no new analysis)."""
     return (settings.diagnostics, settings.environment, settings.max_ledger_age_days)
@@ -241,7 +146,8 @@ class Session:
         self.default_settings = Settings()
         self._folder_settings: dict[str, Settings] = {}
         self._root_cache: dict[str, str | None] = {}
-        self._disk: dict[str, CachedDiskReader] = {}
+        #: One analysis host per repository root: the inputs (buffers over the disk) and
+        #: everything derived from them.
         self._hosts: dict[str, AnalysisHost] = {}
         self.initialization_options: Any = None
         #: Called with a folder URI (``None`` for the defaults) when its settings change.
@@ -277,11 +183,11 @@ class Session:
         """Drop cached root lookups (a specs/ or .gemstack/ folder may have appeared)."""
         self._root_cache.clear()
 
-    def forget_file(self, root: str, rel: str) -> None:
-        """A watcher reported a change: never serve that file from the cache again."""
-        disk = self._disk.get(root)
-        if disk is not None:
-            disk.forget(rel)
+    def forget_file(self, root: str, rel: str | None) -> None:
+        """A watcher reported a change at ``rel`` (``None``: anywhere in the repository)."""
+        host = self._hosts.get(root)
+        if host is not None:
+            host.file_changed(rel)
 
     # --- settings ----------------------------------------------------------------------
 
@@ -395,6 +301,8 @@ class Session:
         path, root, rel = self.locate(uri)
         doc = OpenDocument(uri, text, version, language_id, path, root, rel)
         self.documents[uri] = doc
+        if doc.root is not None and doc.rel is not None and doc.gemstack:
+            self.host(doc.root).set_buffer(doc.rel, text)
         return doc
 
     def change(
@@ -405,10 +313,15 @@ class Session:
             return None
         doc.text = convert.apply_changes(doc.text, changes, self.encoding)
         doc.version = version
+        if doc.root is not None and doc.rel is not None and doc.gemstack:
+            self.host(doc.root).set_buffer(doc.rel, doc.text)
         return doc
 
     def close(self, uri: str) -> OpenDocument | None:
-        return self.documents.pop(uri, None)
+        doc = self.documents.pop(uri, None)
+        if doc is not None and doc.root is not None and doc.rel is not None and doc.gemstack:
+            self.host(doc.root).remove_buffer(doc.rel)
+        return doc
 
     def buffers(self, root: str) -> dict[str, str]:
         """The open buffers of one repository, by repository-relative path."""
@@ -418,28 +331,29 @@ class Session:
         """URI -> version of the open buffers of one repository."""
         return {d.uri: d.version for d in self.documents.values() if d.root == root}
 
-    def snapshot(self, root: str, buffers: Mapping[str, str] | None = None) -> GemstackRepo:
-        """A fresh repository snapshot: the editor's buffers overlaid on the disk."""
-        disk = self._disk.get(root)
-        if disk is None:
-            disk = self._disk[root] = CachedDiskReader(root)
-        reader = OverlayReader(disk, self.buffers(root) if buffers is None else buffers)
-        return GemstackRepo(root, reader)
-
     def host(self, root: str) -> AnalysisHost:
         """The analysis host of one repository root (created on first use)."""
         host = self._hosts.get(root)
         if host is None:
-            disk = self._disk.get(root)
-            if disk is None:
-                disk = self._disk[root] = CachedDiskReader(root)
-            host = self._hosts[root] = AnalysisHost(root, disk)
-        for rel, text in self.buffers(root).items():
-            if host.buffers.get(rel) != text:
-                host.set_buffer(rel, text)
-        for rel in set(host.buffers) - set(self.buffers(root)):
-            host.remove_buffer(rel)
+            host = self._hosts[root] = AnalysisHost(root, DiskReader(root))
+            for doc in self.documents.values():
+                if doc.root == root and doc.rel is not None and doc.gemstack:
+                    host.set_buffer(doc.rel, doc.text)
         return host
+
+    def hosts(self) -> dict[str, AnalysisHost]:
+        return dict(self._hosts)
+
+    def drop_host(self, root: str) -> None:
+        """Forget a repository that left the workspace, and everything derived from it."""
+        self._hosts.pop(root, None)
+
+    def snapshot(self, root: str, buffers: Mapping[str, str] | None = None) -> GemstackRepo:
+        """The repository of one root as the editor holds it, or with other ``buffers``
+        (regenerating a capsule from the buffers a command was given)."""
+        if buffers is None:
+            return self.host(root).snapshot().repo
+        return GemstackRepo(root, OverlayReader(DiskReader(root), buffers))
 
     def snapshot_of(self, root: str) -> Snapshot:
         """The current snapshot of one repository root (its buffers as the editor holds them)."""

@@ -1,83 +1,10 @@
-"""The session's disk cache serves unchanged files again and never hides a change or a refusal."""
+"""The session: folders, per-folder settings and repository roots."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
-
-from gemstack_lsp.core.reader import ReadStatus
-from gemstack_lsp.fs import DiskReader
-from gemstack_lsp.server import session as session_module
-from gemstack_lsp.server.session import CachedDiskReader, Session, is_gemstack_path
-
-
-@pytest.fixture
-def settled(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Treat every file as old enough to cache (files written by a test are always recent)."""
-    monkeypatch.setattr(session_module, "_RACY_NS", -(10**18))
-
-
-def _same(cached: CachedDiskReader, disk: DiskReader, rel: str) -> None:
-    a, b = cached.read(rel), disk.read(rel)
-    assert (a.status, a.data) == (b.status, b.data), rel
-
-
-def test_cached_reads_follow_every_change(tmp_path: Path, settled: None) -> None:
-    root = tmp_path / "repo"
-    (root / "specs" / "a").mkdir(parents=True)
-    spec = root / "specs" / "a" / "spec.md"
-    spec.write_text("one\n", "utf-8")
-    cached, disk = CachedDiskReader(str(root)), DiskReader(root)
-    first = cached.read("specs/a/spec.md")
-    assert first.ok and cached.read("specs/a/spec.md") is first  # served from the cache
-    spec.write_text("two two\n", "utf-8")
-    _same(cached, disk, "specs/a/spec.md")
-    # Replaced by a symlink leaving the repository: refused, whatever was cached.
-    outside = tmp_path / "outside.md"
-    outside.write_text("secret\n", "utf-8")
-    spec.unlink()
-    spec.symlink_to(outside)
-    assert cached.read("specs/a/spec.md").status is ReadStatus.SYMLINK_OUTSIDE
-    _same(cached, disk, "specs/a/spec.md")
-    spec.unlink()
-    _same(cached, disk, "specs/a/spec.md")
-    # A missing file, cached as missing, then created.
-    assert cached.read("specs/a/closure.json").status is ReadStatus.MISSING
-    assert cached.read("specs/a/closure.json").status is ReadStatus.MISSING
-    (root / "specs" / "a" / "closure.json").write_text("{}", "utf-8")
-    _same(cached, disk, "specs/a/closure.json")
-    # A folder replaced by a symlink leaving the repository: the cache answers as the disk
-    # reader does, for missing and existing files alike.
-    os.rename(root / "specs" / "a", tmp_path / "moved")
-    (root / "specs" / "a").symlink_to(tmp_path / "moved")
-    _same(cached, disk, "specs/a/capsule.json")
-    _same(cached, disk, "specs/a/closure.json")
-    assert cached.read("specs/a/closure.json").status is ReadStatus.SYMLINK_OUTSIDE
-
-
-def test_recently_written_files_are_not_cached(tmp_path: Path) -> None:
-    (tmp_path / "specs").mkdir()
-    path = tmp_path / "specs" / "x.md"
-    path.write_text("aaaa", "utf-8")
-    cached = CachedDiskReader(str(tmp_path))
-    assert cached.read("specs/x.md").data == b"aaaa"
-    path.write_text("bbbb", "utf-8")  # same size, possibly the same timestamp tick
-    assert cached.read("specs/x.md").data == b"bbbb"
-
-
-def test_forget_drops_a_cached_file(tmp_path: Path, settled: None) -> None:
-    (tmp_path / "specs").mkdir()
-    path = tmp_path / "specs" / "x.md"
-    path.write_text("aaaa", "utf-8")
-    st = path.stat()
-    cached = CachedDiskReader(str(tmp_path))
-    assert cached.read("specs/x.md").data == b"aaaa"
-    path.write_text("bbbb", "utf-8")
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
-    cached.forget("specs/x.md")
-    assert cached.read("specs/x.md").data == b"bbbb"
+from gemstack_lsp.server.session import Session, is_gemstack_path
 
 
 def test_settings_per_folder_and_roots(tmp_path: Path) -> None:

@@ -44,6 +44,7 @@ from gemstack_lsp.core.capsule.sources import (
 from gemstack_lsp.core.findings import Finding, Fix
 from gemstack_lsp.core.hashing import BomError, hash_bytes
 from gemstack_lsp.core.repo import Feature, GemstackRepo
+from gemstack_lsp.core.state import active_spec_folder
 from gemstack_lsp.core.tasks import TaskList, parse_tasks
 from gemstack_lsp.core.text import Span
 
@@ -224,8 +225,12 @@ def _relevant_files(tasks: TaskList | None, plan_text: str | None) -> list[str]:
     return out
 
 
-def shipped_features(state: dict[str, Any] | None, active: str) -> list[str]:
-    """Features state.json records as completed (``last_completed_feature``, ``completed_features``...)."""
+def shipped_features(state: dict[str, Any] | None, active: str, root: str) -> list[str]:
+    """Features state.json records as completed (``last_completed_feature``, ``completed_features``...).
+
+    Each path is resolved as ``active_spec`` is (``root`` is the repository's absolute root):
+    ``specs/x/``, ``./specs/x`` and an absolute path inside the repository name ``specs/x``.
+    """
     if not state:
         return []
     names: list[str] = []
@@ -238,7 +243,7 @@ def shipped_features(state: dict[str, Any] | None, active: str) -> list[str]:
             names.extend(v for v in value if isinstance(v, str))
     out: list[str] = []
     for n in names:
-        p = feature_path(n)
+        p = active_spec_folder(n, root)
         if p and p != active and p not in out:
             out.append(p)
     return out
@@ -352,7 +357,7 @@ def generate_capsule(repo: GemstackRepo, feature: str | Feature, now: dt.datetim
             "lifecycle_status": status_value,
             "next_permitted_phase": next_permitted_phase(phase_value),
         },
-        "historical_context": [historical_entry(repo, f) for f in shipped_features(state, fp)],
+        "historical_context": [historical_entry(repo, f) for f in shipped_features(state, fp, repo.root)],
         "architecture_summary": {
             "core_purpose": _title_purpose(heading[0] if heading else None),
             "critical_boundaries": _boundaries(contracts),

@@ -54,11 +54,13 @@ from gemstack_lsp.core.capsule.sources import (
     hash_source,
     read_state,
     source_set_hash,
+    state_folder,
 )
 from gemstack_lsp.core.findings import Finding, Related, Severity
 from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
+from gemstack_lsp.core.state import active_spec_folder
 from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
 
@@ -140,7 +142,7 @@ def opted_in(repo: GemstackRepo, feature: str) -> bool:
             if any(normalize_relpath(ref.value) == target for ref in t.files):
                 return True
     state = read_state(repo)
-    if state and isinstance(state.get("active_spec"), str) and feature_path(state["active_spec"]) == fp:
+    if state and state_folder(repo, "active_spec") == fp:
         flag = state.get("context_capsule")
         if flag == "required" or (isinstance(flag, dict) and flag.get("required") is True):
             return True
@@ -476,7 +478,7 @@ def _dropped_and_conflicts(
         _check_project_claims(repo, c, capsule)
     project = capsule.get("project")
     if isinstance(project, dict) and isinstance(project.get("active_feature"), str):
-        claimed = feature_path(project["active_feature"])
+        claimed = active_spec_folder(project["active_feature"], repo.root)
         if claimed != fp:
             c.add(
                 "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",

@@ -221,8 +221,14 @@ class ActiveSpec:
     raw: str
     path: str | None
     feature_name: str | None
-    problem: str | None = None
+    #: Why it names no feature, without the value (``"lies outside the repository"``).
+    reason: str | None = None
     escapes: bool = False
+
+    @property
+    def problem(self) -> str | None:
+        """The value and why it names no feature (``'"/x" lies outside the repository'``)."""
+        return f'"{self.raw}" {self.reason}' if self.reason is not None else None
 
 
 _DRIVE_ROOT = re.compile(r"^[A-Za-z]:[\\/]")
@@ -243,18 +249,18 @@ def resolve_active_spec(raw: str, root: str) -> ActiveSpec:
         if not inside and _DRIVE_ROOT.match(root):
             inside = (value + "/").lower().startswith(base.lower())
         if not inside:
-            return ActiveSpec(raw, None, None, f'"{raw}" lies outside the repository', escapes=True)
+            return ActiveSpec(raw, None, None, "lies outside the repository", escapes=True)
         value = value[len(base) :]
     rel = normalize_relpath(value)
     rel = posixpath.normpath(rel) if rel else ""
     if rel in ("", "."):
-        return ActiveSpec(raw, None, None, f'"{raw}" names the repository root, not a feature folder')
+        return ActiveSpec(raw, None, None, "names the repository root, not a feature folder")
     if rel == ".." or rel.startswith("../"):
-        return ActiveSpec(raw, None, None, f'"{raw}" does not name a folder inside the repository', escapes=True)
+        return ActiveSpec(raw, None, None, "does not name a folder inside the repository", escapes=True)
     parts = rel.split("/")
     if len(parts) == 2 and parts[0] == "specs":
         return ActiveSpec(raw, rel, parts[1])
-    return ActiveSpec(raw, rel, None, f'"{raw}" is not a feature folder under specs/')
+    return ActiveSpec(raw, rel, None, "is not a feature folder under specs/")
 
 
 def active_spec_folder(raw: object, root: str) -> str | None:

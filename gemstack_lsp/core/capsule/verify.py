@@ -430,11 +430,15 @@ def _freshness(
 def _derived_freshness(repo: GemstackRepo, c: _Collector, capsule: Mapping[str, Any]) -> None:
     """Inputs this generator reads beyond the reference's sources: package.json and shipped specs."""
     project = capsule.get("project")
-    if isinstance(project, dict) and isinstance(project.get("name"), str) and project["name"] != project_name(repo):
+    declared = project_name(repo)
+    # Only a name the repository declares is checked: one that is not declared (a capsule of
+    # an older gemstack-lsp recorded the folder's name) is no claim about any source.
+    if isinstance(project, dict) and declared is not None and project.get("name") != declared:
         c.add(
             "CONTEXT_CAPSULE_STALE",
-            "The project name changed since capsule generation (package.json or folder name).",
-            at=("project", "name"),
+            f'The project name changed since capsule generation (now "{declared}", from '
+            "package.json, pyproject.toml or Cargo.toml).",
+            at=("project", "name") if "name" in project else ("project",),
             subject="project.name",
         )
     history = capsule.get("historical_context")

@@ -138,7 +138,7 @@ def test_active_spec_spelled_any_way_generates_and_verifies(
     assert cli_main(["context", "verify", "--target", str(root)]) == 1
     assert "[FAIL] [STALE] Context capsule validation failed." in capsys.readouterr().err
     stale = [f for f in analyze(disk(root)) if f.code == "CONTEXT_CAPSULE_STALE"]
-    assert [(f.path, f.effective_severity) for f in stale] == [(f"{FEATURE}/context-capsule.json", Severity.BLOCKER)]
+    assert [(f.path, f.effective_severity) for f in stale] == [(f"{FEATURE}/spec.md", Severity.BLOCKER)]
 
 
 # --- numbers as JavaScript compares them ------------------------------------------------------

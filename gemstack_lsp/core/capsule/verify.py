@@ -14,14 +14,15 @@ The reference's checks (``gemstack-cli.md`` section 6) are all here with its mes
 capsule the reference calls STALE or INVALID is STALE or INVALID here too; the conflict checks
 are this project's (the reference never emits AUTHORITY_CONFLICT).
 
-``check_repo`` turns the results into editor findings: on the capsule file (at the source entry
-or claim concerned) and on the feature's spec.md title line.
+``feature_capsule_findings`` turns one feature's result into editor and ``check`` findings
+(one per stale capsule; errors for the active feature, warnings for the others);
+``check_repo`` runs it for every feature.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.capsule.canonical import parse_json
@@ -41,6 +42,7 @@ from gemstack_lsp.core.capsule.generate import (
     clean_repo_path,
     normalize_phase,
     project_name,
+    shipped_features,
 )
 from gemstack_lsp.core.capsule.locate import JsonLocations, JsonPath, locate
 from gemstack_lsp.core.capsule.schema import schema_errors
@@ -149,9 +151,20 @@ def opted_in(repo: GemstackRepo, feature: str) -> bool:
     return False
 
 
-def _at_ship(repo: GemstackRepo) -> bool:
+def is_active(repo: GemstackRepo, feature: str) -> bool:
+    """True when ``feature`` is the repository's active feature (state.json's ``active_spec``
+    resolved as the reference does, else ``specs/current``)."""
+    active = repo.active_feature()
+    return active is not None and active.path == feature_path(feature)
+
+
+def at_closure(repo: GemstackRepo, feature: str) -> bool:
+    """True when ``feature`` is being closed: it is active and state.json's phase is
+    verification or ship (seed section 18: a missing capsule is a blocker at ship)."""
     state = read_state(repo)
-    return bool(state) and normalize_phase((state or {}).get("current_phase")) in _SHIP_PHASES
+    return (
+        bool(state) and is_active(repo, feature) and normalize_phase((state or {}).get("current_phase")) in _SHIP_PHASES
+    )
 
 
 def _title_span(repo: GemstackRepo, spec_path: str) -> Span | None:
@@ -239,7 +252,7 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
                 path=spec_path,
                 span=_title_span(repo, spec_path),
                 subject=CAPSULE_FILE,
-                severity=Severity.BLOCKER if _at_ship(repo) else Severity.WARNING,
+                severity=Severity.BLOCKER if at_closure(repo, fp) else Severity.WARNING,
             )
             return VerifyResult(fp, MISSING, tuple(c.findings))
         return VerifyResult(fp, LEGACY, (), notes=(LEGACY_NOTICE.format(feature=fp),))
@@ -696,58 +709,95 @@ def _check_project_claims(repo: GemstackRepo, c: _Collector, capsule: Mapping[st
 # Editor and `check` findings
 
 
-def _summary(result: VerifyResult) -> str:
-    changed = sorted({str(f.subject) for f in result.findings if f.code in _STALE_CODES and f.subject})
-    if result.state == STALE:
-        what = ", ".join(changed) if changed else "its sources"
-        return f"Context capsule is STALE: {what} changed since generation. Regenerate it."
-    codes = sorted({f.code for f in result.findings if f.code in _INVALID_CODES})
-    counts = ", ".join(f"{code} x{sum(1 for f in result.findings if f.code == code)}" for code in codes)
-    return f"Context capsule is INVALID ({counts}). Regenerate it from the sources."
-
-
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
-    """Capsule findings for every feature that has a capsule or opted into one.
-
-    Each finding sits where it belongs (the capsule's source entry or claim, a spec line, a
-    contract); a summary naming what changed also goes on the feature's spec.md title line.
-    Legacy features (no capsule, no opt-in) produce nothing here.
-    """
+    """Capsule findings for every feature that has a capsule or opted into one
+    (``feature_capsule_findings`` for each feature, in order)."""
     out: list[Finding] = []
     for feature in repo.features():
-        result = verify_capsule(repo, feature.path)
-        if result.state in (VALID, LEGACY):
-            continue
-        out.extend(result.findings)
-        if result.state == MISSING:
-            continue
-        spec_path = feature.spec
-        if not repo.exists(spec_path):
-            continue
-        title = _title_span(repo, spec_path)
-        primary = "CONTEXT_CAPSULE_STALE" if result.state == STALE else _primary_invalid(result)
-        out.append(
-            Finding(
-                primary,
-                _summary(result),
-                spec_path,
-                title,
-                subject=CAPSULE_FILE,
-                phase="capsule",
-                fixes=capsule_fixes(feature.path),
-                related=tuple(Related(f.path, f.span, f.message) for f in result.findings if f.path != spec_path)[:20],
-            )
-        )
+        out.extend(feature_capsule_findings(repo, feature, options))
     return out
 
 
-def _primary_invalid(result: VerifyResult) -> str:
-    order = (
-        "CONTEXT_CAPSULE_SECRET_DETECTED",
-        "CONTEXT_CAPSULE_INVALID",
-        "CONTEXT_CAPSULE_TOO_LARGE",
-        "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
-        "CONTEXT_CAPSULE_INVARIANT_DROPPED",
-    )
-    codes = {f.code for f in result.findings}
-    return next((c for c in order if c in codes), "CONTEXT_CAPSULE_INVALID")
+def feature_capsule_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> list[Finding]:
+    """One feature's capsule findings, for ``check`` and the editor.
+
+    - A stale capsule is one finding on the spec's title line, naming every source that
+      changed, with the capsule's stale source entries (and the changed files) as related
+      places; INVALID findings stay where they belong (a claim, a spec line, a contract).
+    - They are errors only for the active feature, whose capsule is the continuation context
+      in use. A shipped or inactive feature's capsule findings are warnings: the reference's
+      verify never looks at them, and one state.json edit makes every capsule that records it
+      stale (so it is said once per capsule, naming state.json, as a warning).
+    - A missing capsule is reported only for a feature that opted in (``verify_capsule``): a
+      warning, an error when the feature is at closure; never for a shipped feature.
+
+    Depends on the feature's own files, state.json and the package's declared name only, so
+    the result can be cached per feature.
+    """
+    result = verify_capsule(repo, feature.path)
+    if result.state in (VALID, LEGACY):
+        return []
+    active = is_active(repo, feature.path)
+    if result.state == MISSING:
+        if not active and feature.path in _shipped(repo):
+            return []
+        return list(result.findings)
+    findings = _merged_stale(repo, feature, result) + [f for f in result.findings if f.code not in _STALE_CODES]
+    if active:
+        return findings
+    return [_as_inactive(f, feature) for f in findings]
+
+
+def _shipped(repo: GemstackRepo) -> set[str]:
+    """The features state.json records as shipped (``last_completed_feature`` and the lists)."""
+    return set(shipped_features(read_state(repo), "", repo.root))
+
+
+def _as_inactive(finding: Finding, feature: Feature) -> Finding:
+    if finding.effective_severity.rank >= Severity.WARNING.rank:
+        return finding
+    note = f" ({feature.path} is not the active feature: a warning, not an error.)"
+    return replace(finding, severity=Severity.WARNING, message=finding.message + note)
+
+
+def _merged_stale(repo: GemstackRepo, feature: Feature, result: VerifyResult) -> list[Finding]:
+    """The staleness of one capsule as a single finding (``[]`` when it is not stale)."""
+    stale = [f for f in result.findings if f.code in _STALE_CODES]
+    if not stale:
+        return []
+    changed = [str(f.subject) for f in stale if f.code == "CONTEXT_CAPSULE_STALE" and f.subject]
+    missing = [str(f.subject) for f in stale if f.code == "CONTEXT_CAPSULE_SOURCE_MISMATCH" and f.subject]
+    parts = []
+    if changed:
+        parts.append(f"{_names(changed)} changed")
+    if missing:
+        parts.append(f"{_names(missing)} {'is' if len(missing) == 1 else 'are'} missing or unreadable")
+    code = "CONTEXT_CAPSULE_STALE" if changed or not missing else "CONTEXT_CAPSULE_SOURCE_MISMATCH"
+    related = [Related(f.path, f.span, f.message) for f in stale]
+    for f in stale:
+        source = f.data.get("source")
+        if isinstance(source, str) and f.code == "CONTEXT_CAPSULE_STALE" and repo.exists(source):
+            related.append(Related(source, None, f"{source} as it is now"))
+    # On the spec's title, where the feature is read and edited (its code lens shows the state
+    # too); without a readable spec.md, on the capsule's first stale source entry.
+    title = _title_span(repo, feature.spec) if repo.exists(feature.spec) else None
+    path, span = (feature.spec, title) if title is not None else (stale[0].path, stale[0].span)
+    return [
+        Finding(
+            code,
+            f"Context capsule of {feature.path} is STALE: {' and '.join(parts)} since it was generated. "
+            "Regenerate it.",
+            path,
+            span,
+            subject=CAPSULE_FILE,
+            phase="capsule",
+            fixes=capsule_fixes(feature.path),
+            related=tuple(related[:20]),
+            data={"changed": changed, "missing": missing},
+        )
+    ]
+
+
+def _names(subjects: list[str]) -> str:
+    unique = list(dict.fromkeys(subjects))
+    return ", ".join(unique[:-1]) + f" and {unique[-1]}" if len(unique) > 1 else unique[0]

@@ -300,3 +300,21 @@ def test_open_questions_that_say_none_yield_no_blockers(section: str, blockers: 
     result = generate_capsule(GemstackRepo("/r", MemoryReader({f"{FEATURE}/spec.md": spec})), FEATURE, NOW)
     assert result.capsule is not None
     assert result.capsule["unresolved_blockers"] == sorted(blockers)
+
+
+@pytest.mark.parametrize("phase", [7, True, ["plan"], None, ""])
+def test_a_fresh_capsule_is_valid_whatever_type_state_json_gives_the_phase(tmp_path: Path, phase: object) -> None:
+    """state.json is never type-checked upstream: an odd value must not make our own capsule conflict."""
+    root = _minimal(tmp_path / "repo", "# X\n- It MUST work.\n", {"current_phase": phase, "status": phase})
+    result = generate(root, FEATURE)
+    assert result.data is not None and result.capsule is not None
+    assert result.capsule["project"]["current_phase"] == "specification"
+    write_atomic(root / result.path, result.data)
+    assert verify_capsule(disk(root), FEATURE).state == "VALID"
+    # A capsule holding the value as the reference writes it (any truthy value) is no conflict either.
+    if phase:
+        capsule = json.loads((root / result.path).read_text("utf-8"))
+        capsule["project"]["current_phase"] = phase
+        capsule["project"]["lifecycle_status"] = phase
+        (root / result.path).write_text(json.dumps(capsule), "utf-8")
+        assert not [f for f in verify_capsule(disk(root), FEATURE).findings if "AUTHORITY" in f.code]

@@ -21,6 +21,7 @@ are this project's (the reference never emits AUTHORITY_CONFLICT).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -679,15 +680,25 @@ def _check_task_claims(c: _Collector, tasks_path: str, text: str, capsule: Mappi
         )
 
 
+def json_key(value: Any) -> str:
+    """A JSON value as a comparable key (``true`` and ``1`` stay different)."""
+    return json.dumps(value, sort_keys=True)
+
+
 def _check_project_claims(repo: GemstackRepo, c: _Collector, capsule: Mapping[str, Any]) -> None:
     project = capsule.get("project")
     if not isinstance(project, dict):
         return
     state = read_state(repo) or {}
-    phase = state.get("current_phase") or DEFAULT_PHASE
-    status = state.get("status") or DEFAULT_STATUS
+    # The reference writes any truthy value as it is; this generator only a string (else the
+    # default). Either is what state.json says.
+    raw_phase, raw_status = state.get("current_phase"), state.get("status")
+    phase = raw_phase if isinstance(raw_phase, str) and raw_phase else DEFAULT_PHASE
+    status = raw_status if isinstance(raw_status, str) and raw_status else DEFAULT_STATUS
+    phases = {json_key(phase), json_key(raw_phase or DEFAULT_PHASE)}
+    statuses = {json_key(status), json_key(raw_status or DEFAULT_STATUS)}
     related = (Related(".gemstack/state.json", None, "state.json"),) if repo.exists(".gemstack/state.json") else ()
-    if "current_phase" in project and project["current_phase"] != phase:
+    if "current_phase" in project and json_key(project["current_phase"]) not in phases:
         c.add(
             "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
             f'Capsule claims phase "{project["current_phase"]}"; state.json says "{phase}".',
@@ -695,7 +706,7 @@ def _check_project_claims(repo: GemstackRepo, c: _Collector, capsule: Mapping[st
             subject="project.current_phase",
             related=related,
         )
-    if "lifecycle_status" in project and project["lifecycle_status"] != status:
+    if "lifecycle_status" in project and json_key(project["lifecycle_status"]) not in statuses:
         c.add(
             "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
             f'Capsule claims lifecycle status "{project["lifecycle_status"]}"; state.json says "{status}".',
@@ -731,8 +742,10 @@ def feature_capsule_findings(repo: GemstackRepo, feature: Feature, options: Anal
     - A missing capsule is reported only for a feature that opted in (``verify_capsule``): a
       warning, an error when the feature is at closure; never for a shipped feature.
 
-    Depends on the feature's own files, state.json and the package's declared name only, so
-    the result can be cached per feature.
+    Reads only the feature's folder, ``.gemstack/state.json``, the root ``cost-ledger.json``,
+    the files that declare the project name (package.json, pyproject.toml, Cargo.toml), the
+    spec.md of each shipped feature its capsule summarises, and whether ``specs/current``
+    exists (the active-feature fallback): a cache per feature can be keyed on those.
     """
     result = verify_capsule(repo, feature.path)
     if result.state in (VALID, LEGACY):
@@ -785,8 +798,7 @@ def _merged_stale(repo: GemstackRepo, feature: Feature, result: VerifyResult) ->
     return [
         Finding(
             code,
-            f"Context capsule of {feature.path} is STALE: {' and '.join(parts)} since it was generated. "
-            "Regenerate it.",
+            f"Context capsule of {feature.path} is STALE: {' and '.join(parts)} since it was generated. Regenerate it.",
             path,
             span,
             subject=CAPSULE_FILE,

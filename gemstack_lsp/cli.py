@@ -45,6 +45,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = args_list[0]
         module_name, help_text = SUBCOMMANDS[name]
         module = importlib.import_module(f"gemstack_lsp.commands.{module_name}")
+        run_argv = getattr(module, "run_argv", None)
+        if run_argv is not None:
+            # The subcommand parses its own arguments (e.g. to report errors as JSON).
+            code: int = run_argv(args_list[1:])
+            return code
         parser = argparse.ArgumentParser(prog=f"gemstack-lsp {name}", description=help_text)
         module.add_arguments(parser)
         args = parser.parse_args(args_list[1:])

@@ -123,7 +123,14 @@ def test_feature_flag_and_resolution_errors(tmp_path: Path, capsys: pytest.Captu
     assert code == 0 and (tmp_path / "specs" / "a" / "context-capsule.json").exists()
     code, _, err = run(capsys, "generate", "--target", str(tmp_path), "--feature", "specs/missing")
     assert code == 1
-    assert err == "[FAIL] Generation failed: Cannot generate context capsule: spec.md not found in specs/missing\n"
+    assert err == f"[FAIL] Feature specs/missing does not exist: there is no folder {tmp_path / 'specs/missing'}.\n"
+    (tmp_path / "specs" / "empty").mkdir()
+    code, _, err = run(capsys, "generate", "--target", str(tmp_path), "--feature", "specs/empty")
+    assert code == 1
+    assert err == (
+        f"[FAIL] Feature specs/empty is not a feature: {tmp_path / 'specs/empty'} holds neither spec.md "
+        "nor context-capsule.json.\n"
+    )
     code, _, err = run(capsys, "bogus", "--target", str(tmp_path))
     assert code == 1 and "Unknown context subcommand: bogus" in err
     code, _, err = run(capsys, "show", "--target", str(tmp_path), "--feature", "specs/b")
@@ -183,3 +190,104 @@ def test_absolute_and_windows_feature_paths(reference_repo: Path, capsys: pytest
     assert code == 0 and out.splitlines()[-1] == f"[OK] [OK] Context capsule is VALID and FRESH for {F9}."
     code, _, err = run(capsys, "verify", "--target", str(reference_repo), "--feature", str(reference_repo.parent))
     assert code == 1 and "outside the target" in err
+
+
+@pytest.mark.parametrize("sub", ["verify", "generate", "show"])
+@pytest.mark.parametrize("how", ["flag", "positional"])
+def test_a_feature_that_does_not_exist_is_an_error(
+    reference_repo: Path, capsys: pytest.CaptureFixture[str], sub: str, how: str
+) -> None:
+    """`context verify --feature specs/typo` used to exit 0 (legacy) on a feature that is not there."""
+    feature = ["--feature", "specs/typo"] if how == "flag" else ["specs/typo"]
+    code, out, err = run(capsys, sub, *feature, "--target", str(reference_repo))
+    assert code == 1 and out == ""
+    assert err == f"[FAIL] Feature specs/typo does not exist: there is no folder {reference_repo / 'specs/typo'}.\n"
+    code, out, err = run(capsys, sub, *feature, "--json", "--target", str(reference_repo))
+    assert code == 1 and err == ""
+    assert json.loads(out) == {
+        "command": sub,
+        "feature": "specs/typo",
+        "error": f"Feature specs/typo does not exist: there is no folder {reference_repo / 'specs/typo'}.",
+    }
+    assert not (reference_repo / "specs/typo").exists()
+
+
+def test_folder_without_spec_or_capsule_is_not_a_feature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "specs" / "notes").mkdir(parents=True)
+    code, _, err = run(capsys, "verify", "specs/notes", "--target", str(tmp_path))
+    assert code == 1
+    assert err == (
+        f"[FAIL] Feature specs/notes is not a feature: {tmp_path / 'specs/notes'} holds neither spec.md "
+        "nor context-capsule.json.\n"
+    )
+
+
+@pytest.mark.parametrize("spelling", [F9, f"./{F9}", f"{F9}/", "specs\\009-context-capsule"])
+def test_positional_feature_as_gemstack_1_4_takes_it(
+    reference_repo: Path, capsys: pytest.CaptureFixture[str], spelling: str
+) -> None:
+    target = str(reference_repo)
+    state = reference_repo / ".gemstack" / "state.json"
+    state.write_text(state.read_text("utf-8").replace(F9, F8), "utf-8")  # not the active feature
+    code, out, _ = run(capsys, "generate", spelling, "--target", target)
+    assert code == 0 and out.splitlines()[0].startswith(f'[INFO] Generating context capsule for "{F9}"')
+    code, out, _ = run(capsys, "verify", spelling, "--target", target)
+    assert code == 0 and out.splitlines()[-1] == f"[OK] [OK] Context capsule is VALID and FRESH for {F9}."
+    code, out, _ = run(capsys, "show", spelling, "--target", target)
+    assert code == 0 and f"Feature:        {F9}" in out
+    # The same feature twice is fine; two different ones are not.
+    assert run(capsys, "verify", spelling, "--feature", F9, "--target", target)[0] == 0
+    code, _, err = run(capsys, "verify", F9, "--feature", F8, "--target", target)
+    assert code == 1 and err == f"[FAIL] Two features given: {F9} and --feature {F8}.\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify"],
+        ["generate"],
+        ["show"],
+        ["bogus"],
+        ["verify", "--target", ""],
+        ["verify", "--feature", "/elsewhere/specs/x"],
+        ["verify", "--unknown-flag"],
+        ["verify", "a", "b"],
+    ],
+)
+def test_json_is_one_document_even_for_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    """No feature resolves here (two features, no state): every error is still one JSON document."""
+    for name in ("a", "b"):
+        (tmp_path / "specs" / name).mkdir(parents=True)
+        (tmp_path / "specs" / name / "spec.md").write_text(f"# {name}\n", "utf-8")
+    argv = [*args, "--json"] if "--target" in args else [*args, "--json", "--target", str(tmp_path)]
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and err == ""
+    document = json.loads(out)
+    assert isinstance(document["error"], str) and document["error"]
+
+
+def test_json_show_of_an_unparsable_capsule_is_an_error_document(
+    reference_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (reference_repo / F9 / "context-capsule.json").write_text("{not json", "utf-8")
+    code, out, _ = run(capsys, "show", "--json", "--target", str(reference_repo))
+    assert code == 1 and json.loads(out)["command"] == "show"
+
+
+def test_json_generate_reports_what_it_wrote(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "generate", "--json", "--target", str(reference_repo))
+    assert code == 0 and err == ""
+    document = json.loads(out)
+    assert document["command"] == "generate" and document["feature"] == F9
+    assert document["path"] == f"{F9}/context-capsule.json" and document["warnings"] == []
+    assert document["bytes"] == (reference_repo / F9 / "context-capsule.json").stat().st_size
+
+
+def test_active_spec_outside_the_target_is_an_error(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = reference_repo / ".gemstack" / "state.json"
+    state.write_text(json.dumps({"active_spec": "/elsewhere/specs/x"}), "utf-8")
+    code, _, err = run(capsys, "verify", "--target", str(reference_repo))
+    assert code == 1
+    assert err == '[FAIL] The active_spec "/elsewhere/specs/x" of .gemstack/state.json lies outside the repository.\n'

@@ -7,6 +7,11 @@
 - ``show``: the reference's summary plus state and age; ``--json`` prints the capsule itself;
   ``--markdown`` writes the derived, non-authoritative ``context-capsule.md``.
 
+The feature is ``--feature`` or the positional argument (``context verify specs/<feature>``,
+as Gemstack 1.4+ takes it), else state.json's ``active_spec``; one that does not exist is an
+error. With ``--json`` every outcome is exactly one JSON document on stdout, errors included
+(``{"command", "feature", "error"}``).
+
 Human output follows the reference CLI's lines (``[INFO]``/``[OK]`` on stdout, ``[FAIL]`` on
 stderr), so scripts written against ``gemstack context`` keep working.
 """
@@ -18,8 +23,9 @@ import datetime as dt
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.capsule.verify import VerifyResult
@@ -28,12 +34,42 @@ if TYPE_CHECKING:
 SUBCOMMANDS = ("generate", "show", "verify")
 
 
+class UsageError(Exception):
+    """A command line this command cannot run (reported as one JSON document under ``--json``)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that raises ``UsageError`` instead of exiting, so that ``--json``
+    can report a bad command line as a JSON document too."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("subcommand", nargs="?", default="show", help="generate | verify | show (default: show)")
+    parser.add_argument(
+        "feature_arg", nargs="?", default=None, metavar="FEATURE", help="feature folder (same as --feature)"
+    )
     parser.add_argument("--target", default=None, help="repository root (default: the current directory)")
     parser.add_argument("--feature", default=None, help="feature folder, e.g. specs/009-context-capsule")
-    parser.add_argument("--json", action="store_true", help="verify: JSON report; show: the capsule itself")
+    parser.add_argument("--json", action="store_true", help="print exactly one JSON document, errors included")
     parser.add_argument("--markdown", action="store_true", help="show: also write the derived context-capsule.md")
+
+
+def run_argv(argv: Sequence[str]) -> int:
+    """Parse ``argv`` and run; a bad command line is an error document under ``--json``."""
+    parser = _Parser(prog="gemstack-lsp context", description="generate, verify or show the context capsule")
+    add_arguments(parser)
+    try:
+        args = parser.parse_args(list(argv))
+    except UsageError as exc:
+        if "--json" in argv:
+            return _json_error(None, str(exc), None)
+        parser.print_usage(sys.stderr)
+        print(f"gemstack-lsp context: error: {exc}", file=sys.stderr)
+        return 2
+    return run(args)
 
 
 def _info(message: str) -> None:
@@ -44,59 +80,139 @@ def _ok(message: str) -> None:
     print(f"[OK] {message}", flush=True)
 
 
+def _warn(message: str) -> None:
+    print(f"[WARN] {message}", file=sys.stderr, flush=True)
+
+
 def _fail(message: str) -> int:
     print(f"[FAIL] {message}", file=sys.stderr, flush=True)
     return 1
 
 
+def _print_json(document: Any) -> None:
+    print(json.dumps(document, indent=2, ensure_ascii=False), flush=True)
+
+
+def _json_error(command: str | None, message: str, feature: str | None, **extra: Any) -> int:
+    _print_json({"command": command, "feature": feature, "error": message, **extra})
+    return 1
+
+
 def run(args: argparse.Namespace) -> int:
-    from gemstack_lsp.core.capsule.sources import resolve_feature
+    from gemstack_lsp.core.reader import normalize_relpath
     from gemstack_lsp.core.repo import GemstackRepo
     from gemstack_lsp.fs import DiskReader
 
     sub = args.subcommand
+    as_json = bool(args.json)
+
+    def fail(message: str, feature: str | None = None) -> int:
+        return _json_error(sub, message, feature) if as_json else _fail(message)
+
     if sub not in SUBCOMMANDS:
-        return _fail(f"Unknown context subcommand: {sub}. Valid subcommands: generate, show, verify.")
+        return fail(f"Unknown context subcommand: {sub}. Valid subcommands: generate, show, verify.")
     if args.target is not None and args.target == "":
-        return _fail("--target cannot be empty")
-    root = Path(args.target if args.target is not None else os.getcwd()).resolve()
-    repo = GemstackRepo(str(root), DiskReader(root))
+        return fail("--target cannot be empty")
     explicit = args.feature
-    if explicit and os.path.isabs(explicit):
-        # An absolute feature path is taken relative to the target, as the reference does.
-        rel = os.path.relpath(Path(explicit).resolve(), root)
-        if rel == ".." or rel.startswith(".." + os.sep):
-            return _fail(f"Feature path is outside the target: {explicit}")
-        explicit = Path(rel).as_posix()
-    feature = resolve_feature(repo, explicit)
+    if args.feature_arg is not None:
+        if explicit is not None and normalize_relpath(explicit) != normalize_relpath(args.feature_arg):
+            return fail(f"Two features given: {args.feature_arg} and --feature {explicit}.")
+        explicit = args.feature_arg
+    root = Path(args.target if args.target is not None else os.getcwd()).resolve()
+    if not root.is_dir():
+        return fail(f"Target is not a folder: {root}")
+    repo = GemstackRepo(str(root), DiskReader(root))
+    feature, problem = resolve_command_feature(repo, root, explicit)
     if feature is None:
-        return _fail("No active feature found or specified via --feature.")
+        return fail(problem or "No active feature found or specified via --feature.")
+    if problem is not None:
+        return fail(problem, feature)
     if sub == "generate":
-        return _generate(repo, root, feature)
+        return _generate(repo, root, feature, as_json=as_json)
     if sub == "verify":
-        return _verify(repo, root, feature, as_json=args.json)
-    return _show(repo, root, feature, as_json=args.json, markdown=args.markdown)
+        return _verify(repo, root, feature, as_json=as_json)
+    return _show(repo, root, feature, as_json=as_json, markdown=args.markdown)
 
 
-def _generate(repo: GemstackRepo, root: Path, feature: str) -> int:
+def resolve_command_feature(repo: GemstackRepo, root: Path, explicit: str | None) -> tuple[str | None, str | None]:
+    """The feature folder a command works on and, when it cannot work on it, why.
+
+    ``explicit`` (``--feature`` or the positional argument) is resolved like state.json's
+    ``active_spec``: from the target root, ``./``, a trailing slash and backslashes change
+    nothing, an absolute path must lie inside the target. Without it, ``active_spec``, then
+    ``specs/current``, then the only feature folder. A feature whose folder does not exist is
+    an error, not an empty success.
+    """
+    from gemstack_lsp.core.capsule.sources import CAPSULE_FILE, read_state, resolve_feature
+    from gemstack_lsp.core.state import resolve_active_spec
+
+    if explicit:
+        raw = str(Path(explicit).resolve()) if os.path.isabs(explicit) else explicit
+        resolved = resolve_active_spec(raw, str(root))
+        if resolved.path is None:
+            if resolved.escapes and os.path.isabs(explicit):
+                return None, f"Feature path is outside the target: {explicit}"
+            return None, f"Feature path {explicit} {resolved.reason}."
+        feature, origin = resolved.path, f"Feature {resolved.path}"
+    else:
+        state = read_state(repo)
+        active = state.get("active_spec") if state else None
+        if isinstance(active, str) and active:
+            resolved = resolve_active_spec(active, str(root))
+            if resolved.path is None:
+                return None, f'The active_spec "{active}" of .gemstack/state.json {resolved.reason}.'
+            feature, origin = resolved.path, f"Feature {resolved.path} (active_spec of .gemstack/state.json)"
+        else:
+            found = resolve_feature(repo, None)
+            if found is None:
+                return None, None
+            feature, origin = found, f"Feature {found}"
+    entries = repo.reader.list_dir(feature)
+    if entries is None:
+        return feature, f"{origin} does not exist: there is no folder {root / feature}."
+    if not repo.exists(f"{feature}/spec.md") and not repo.exists(f"{feature}/{CAPSULE_FILE}"):
+        return feature, f"{origin} is not a feature: {root / feature} holds neither spec.md nor {CAPSULE_FILE}."
+    return feature, None
+
+
+def _generate(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> int:
     from gemstack_lsp.core.capsule.generate import generate_capsule
     from gemstack_lsp.fs import write_atomic
 
-    _info(f'Generating context capsule for "{feature}" in: {root}')
+    if not as_json:
+        _info(f'Generating context capsule for "{feature}" in: {root}')
     result = generate_capsule(repo, feature, dt.datetime.now(dt.UTC))
     if not result.ok or result.data is None or result.capsule is None:
+        if as_json:
+            findings = [finding_json(repo, f) for f in result.findings]
+            return _json_error("generate", result.error_message, feature, findings=findings)
         code = _fail(f"Generation failed: {result.error_message}")
         for f in result.findings[1:]:
             print(f"[FAIL]  - [{f.code}] {f.message}", file=sys.stderr)
         return code
     target = root / result.path
-    if not target.parent.is_dir():
-        return _fail(f"Generation failed: feature folder not found: {root / feature}")
     try:
         write_atomic(target, result.data)
     except OSError as exc:
+        if as_json:
+            return _json_error("generate", f"Generation failed: {exc}", feature)
         return _fail(f"Generation failed: {exc}")
     n = len(result.capsule.get("canonical_invariants") or [])
+    if as_json:
+        _print_json(
+            {
+                "command": "generate",
+                "feature": feature,
+                "path": result.path,
+                "bytes": len(result.data),
+                "invariants": n,
+                "condensed": list(result.condensed),
+                "warnings": [finding_json(repo, f) for f in result.warnings],
+            }
+        )
+        return 0
+    for w in result.warnings:
+        _warn(f"[{w.code}] {w.message}")
     if result.condensed:
         _info(f"Size budget: condensed {', '.join(result.condensed)} content to stay within 32768 bytes.")
     _ok(f"Context capsule generated successfully: {target} ({len(result.data)} bytes, {n} invariants).")
@@ -177,27 +293,32 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
     from gemstack_lsp.core.capsule.verify import verify_capsule
     from gemstack_lsp.fs import write_atomic
 
+    def fail(message: str) -> int:
+        return _json_error("show", message, feature) if as_json else _fail(message)
+
     path = root / feature / CAPSULE_FILE
     doc = repo.document(f"{feature}/{CAPSULE_FILE}")
     if not doc.exists or doc.text is None:
-        return _fail(f"Context capsule not found at: {path}")
-    if as_json:
-        sys.stdout.write(doc.text)
-        return 0
+        return fail(f"Context capsule not found at: {path}")
     try:
         capsule = parse_json(doc.text)
     except ValueError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if not isinstance(capsule, dict):
-        return _fail("Context capsule must be a JSON object")
-    state = verify_capsule(repo, feature).state
-    for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
-        print(line)
+        return fail("Context capsule must be a JSON object")
     if markdown:
         md_path = root / feature / CAPSULE_MD_FILE
         try:
             write_atomic(md_path, render_markdown(capsule).encode("utf-8"))
         except OSError as exc:
-            return _fail(f"Cannot write {md_path}: {exc}")
-        _ok(f"Derived narrative written (no authority): {md_path}")
+            return fail(f"Cannot write {md_path}: {exc}")
+    if as_json:
+        # The capsule's own bytes: already the one JSON document this prints.
+        sys.stdout.write(doc.text if doc.text.endswith("\n") else doc.text + "\n")
+        return 0
+    state = verify_capsule(repo, feature).state
+    for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
+        print(line)
+    if markdown:
+        _ok(f"Derived narrative written (no authority): {root / feature / CAPSULE_MD_FILE}")
     return 0

@@ -173,7 +173,8 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "A source changed since the capsule was generated.",
         "A recorded source file (spec.md, plan.md, tasks.md, state.json, closure.json or a ledger) no longer "
         "hashes to the value the capsule recorded, a new source appeared, or source_set_hash does not reconcile. "
-        "Regenerate the capsule.",
+        "Regenerate the capsule. Reported once per capsule, on the spec's title; an error for the active "
+        "feature, a warning for a shipped or inactive one.",
     ),
     _c(
         "CONTEXT_CAPSULE_SOURCE_MISMATCH",
@@ -191,7 +192,9 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "capsule",
         "A credential key or secret pattern was found.",
         "Capsules must never carry credentials. A forbidden property name (apiKey, token, password, ...) or a "
-        "value that looks like an access key, bearer token or private key was found. The value is never shown.",
+        "value that looks like an access key, bearer token or private key was found. The value is never shown. "
+        "As a warning from `context generate`: derived prose (a contract description, a deferred item, an open "
+        "question, a title) matched a pattern and was left out of the capsule; reword it to keep it.",
     ),
     _c(
         "CONTEXT_CAPSULE_INVARIANT_DROPPED",
@@ -576,7 +579,10 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "documents",
         ".gemstack/state.json is malformed.",
-        "state.json must be a JSON object; active_spec names a feature folder under specs/.",
+        "An error when state.json is not valid JSON (the reference cannot read it and falls back to its defaults) "
+        "or active_spec leaves the repository. A hint when a field this tool reads holds a value of the wrong "
+        "type (it is ignored). Gemstack never type-checks state.json: null in any field and unknown fields are "
+        "normal and draw no finding.",
     ),
     _c(
         "STATE_ACTIVE_SPEC_MISSING",

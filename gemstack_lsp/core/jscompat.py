@@ -155,12 +155,25 @@ def js_string(value: Any) -> str:
     return "[object Object]"
 
 
+def js_double(value: int | float) -> float:
+    """The double JavaScript holds for a JSON number (``2**53 + 1`` -> ``2**53``; beyond the
+    largest double, an infinity, as ``JSON.parse`` gives)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def js_strict_equal(a: Any, b: Any) -> bool:
-    """``a === b`` for JSON scalars (``true !== 1``, ``1 === 1.0``)."""
+    """``a === b`` for JSON scalars (``true !== 1``, ``1 === 1.0``).
+
+    Numbers compare as the doubles JavaScript reads them as: ``9007199254740993`` and
+    ``9007199254740992`` are the same number to ``JSON.parse``, so they are equal here too.
+    """
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
+        return js_double(a) == js_double(b)
     return type(a) is type(b) and a == b
 
 

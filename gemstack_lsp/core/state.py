@@ -1,10 +1,13 @@
 """``.gemstack/state.json``: the lifecycle state, parsed with a span for every value.
 
 The reference reads state.json with a plain ``JSON.parse`` and silently falls back to its
-defaults when that fails; we parse it with ``jsonspan`` so that a malformed file, a value of
-the wrong type or an ``active_spec`` naming no feature becomes a finding at the exact token.
-``reference_parsable`` says whether the reference would have read the file at all (a BOM or a
-syntax error make it fall back), which decides what the repository's active feature is.
+defaults when that fails; we parse it with ``jsonspan`` so that a malformed file becomes a
+finding at the exact token. Upstream never type-checks the file: Gemstack itself writes
+``null`` into any field (``"stop_reason": null``, ``"last_update": null``) and adds fields
+of its own (``guard_mode``, ``consistency``), so nulls and unknown fields are accepted
+silently; a value of the wrong type in a field this tool reads is ignored with a hint.
+``reference_parsable`` says whether the reference would have read the file at all (a BOM or
+a syntax error make it fall back), which decides what the repository's active feature is.
 Encoding findings (BOM, invalid UTF-8) are the documents check's, as for every artifact.
 """
 
@@ -15,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.findings import Finding, Severity
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonString, parse_json, type_name
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.reader import normalize_relpath
@@ -28,8 +31,8 @@ STATE_PATH = ".gemstack/state.json"
 #: The phases whose artifacts state.json may freeze with a hash, and their file names.
 FROZEN_PHASES = ("spec", "plan", "tasks")
 
-_STRING_FIELDS = ("current_phase", "status", "stop_reason", "version", "last_update")
-_NULLABLE_STRING_FIELDS = ("active_spec", "last_completed_feature")
+#: The fields this tool reads; every one may be ``null`` or absent (Gemstack writes both).
+_STRING_FIELDS = ("active_spec", "current_phase", "status", "last_completed_feature")
 _STRING_LIST_FIELDS = ("completed_phases", "completed_features")
 _ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|[\\/])")
 
@@ -56,8 +59,9 @@ class PhaseHash:
 class GemstackState:
     """What state.json says, as far as it could be read.
 
-    Fields the file lacks (or holds with the wrong type) are ``None`` / empty; the problems
-    are in ``findings`` (STATE_INVALID at the offending token).
+    Fields the file lacks, holds as ``null`` or with the wrong type are ``None`` / empty; the
+    problems are in ``findings`` (STATE_INVALID at the offending token: an error for a syntax
+    error, a hint for a value of the wrong type).
     """
 
     root: JsonObject | None
@@ -80,7 +84,13 @@ class GemstackState:
 
 
 def _invalid(message: str, span: Span | None, subject: str | None = None) -> Finding:
+    """A state.json the reference cannot read at all (a syntax error): an error, as in its verify."""
     return Finding("STATE_INVALID", message, STATE_PATH, span, subject=subject, phase="state")
+
+
+def _ignored(message: str, span: Span | None, subject: str | None = None) -> Finding:
+    """A value of the wrong type: the reference does not type-check state.json, so only a hint."""
+    return Finding("STATE_INVALID", message, STATE_PATH, span, severity=Severity.HINT, subject=subject, phase="state")
 
 
 def _string(node: JsonNode | None) -> StateValue | None:
@@ -109,41 +119,52 @@ def parse_state(text: str, has_bom: bool = False) -> GemstackState:
     parsable = result.ok and not has_bom
     if not isinstance(root, JsonObject):
         if root is not None and not result.errors:
-            findings.append(_invalid(f"state.json must hold a JSON object, not {_kind(root)}.", root.span))
+            findings.append(
+                _ignored(f"state.json should hold a JSON object, not {_kind(root)}; it is ignored.", root.span)
+            )
         return GemstackState(None, parsable, findings=tuple(findings))
 
     values: dict[str, StateValue | None] = {}
-    for name in (*_STRING_FIELDS, *_NULLABLE_STRING_FIELDS):
+    for name in _STRING_FIELDS:
         node = root.get(name)
-        if node is None:
+        if node is None or isinstance(node, JsonNull):
             continue
         if isinstance(node, JsonString):
             values[name] = _string(node)
-        elif not (isinstance(node, JsonNull) and name in _NULLABLE_STRING_FIELDS):
-            allowed = "a string or null" if name in _NULLABLE_STRING_FIELDS else "a string"
-            findings.append(_invalid(f'"{name}" must be {allowed}, not {_kind(node)}.', node.span, name))
+        else:
+            findings.append(
+                _ignored(f'"{name}" should be a string or null, not {_kind(node)}; it is ignored.', node.span, name)
+            )
 
     lists: dict[str, tuple[StateValue, ...]] = {}
     for name in _STRING_LIST_FIELDS:
         node = root.get(name)
-        if node is None:
+        if node is None or isinstance(node, JsonNull):
             continue
         if not isinstance(node, JsonArray):
-            findings.append(_invalid(f'"{name}" must be an array of strings, not {_kind(node)}.', node.span, name))
+            findings.append(
+                _ignored(f'"{name}" should be an array of strings, not {_kind(node)}; it is ignored.', node.span, name)
+            )
             continue
         items = []
         for item in node.items:
             if isinstance(item, JsonString):
                 items.append(StateValue(item.value, item.span))
-            else:
-                findings.append(_invalid(f'"{name}" must hold only strings, not {_kind(item)}.', item.span, name))
+            elif not isinstance(item, JsonNull):
+                findings.append(
+                    _ignored(f'"{name}" should hold only strings, not {_kind(item)}; it is ignored.', item.span, name)
+                )
         lists[name] = tuple(items)
 
     hashes: list[PhaseHash] = []
     hashes_node = root.get("phase_hashes")
     if hashes_node is not None and not isinstance(hashes_node, JsonObject | JsonNull):
         findings.append(
-            _invalid(f'"phase_hashes" must be an object, not {_kind(hashes_node)}.', hashes_node.span, "phase_hashes")
+            _ignored(
+                f'"phase_hashes" should be an object, not {_kind(hashes_node)}; it is ignored.',
+                hashes_node.span,
+                "phase_hashes",
+            )
         )
     elif isinstance(hashes_node, JsonObject):
         for phase in FROZEN_PHASES:
@@ -152,14 +173,16 @@ def parse_state(text: str, has_bom: bool = False) -> GemstackState:
                 continue
             if not isinstance(member.value, JsonString):
                 findings.append(
-                    _invalid(
-                        f'"phase_hashes.{phase}" must be a hash string, not {_kind(member.value)}.',
+                    _ignored(
+                        f'"phase_hashes.{phase}" should be a hash string or null, '
+                        f"not {_kind(member.value)}; it is ignored.",
                         member.value.span,
                         phase,
                     )
                 )
                 continue
-            hashes.append(PhaseHash(phase, member.value.value, member.key.span, member.value.span))
+            if member.value.value:
+                hashes.append(PhaseHash(phase, member.value.value, member.key.span, member.value.span))
 
     return GemstackState(
         root=root,
@@ -191,36 +214,68 @@ class ActiveSpec:
     """``active_spec`` resolved against the repository.
 
     ``path`` is the repository-relative folder the reference would use; ``feature_name`` is
-    set when that folder is ``specs/<name>``; ``problem`` says why it names no feature.
+    set when that folder is ``specs/<name>``; ``problem`` says why it names no feature, and
+    ``escapes`` that the path leaves the repository (the reference refuses it outright).
     """
 
     raw: str
     path: str | None
     feature_name: str | None
-    problem: str | None = None
+    #: Why it names no feature, without the value (``"lies outside the repository"``).
+    reason: str | None = None
+    escapes: bool = False
+
+    @property
+    def problem(self) -> str | None:
+        """The value and why it names no feature (``'"/x" lies outside the repository'``)."""
+        return f'"{self.raw}" {self.reason}' if self.reason is not None else None
+
+
+_DRIVE_ROOT = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def resolve_active_spec(raw: str, root: str) -> ActiveSpec:
-    """Normalise ``active_spec`` as the reference does (an absolute path is taken relative to the
-    repository root; backslashes become slashes) and map it to a ``specs/<name>`` feature."""
+    """Resolve ``active_spec`` as the reference does and map it to a ``specs/<name>`` feature.
+
+    Backslashes become slashes; a relative path is taken from the repository root, ``./`` and
+    a trailing slash change nothing, ``..`` segments are resolved (and may not leave the root);
+    an absolute path must lie inside the root and is made relative to it (compared without
+    regard to case only for a Windows drive path, as Node's win32 ``path.relative`` does).
+    """
     value = raw.replace("\\", "/")
     if _ABSOLUTE.match(raw):
         base = root.replace("\\", "/").rstrip("/") + "/"
-        if not (value + "/").startswith(base) and not (value + "/").lower().startswith(base.lower()):
-            return ActiveSpec(raw, None, None, f'"{raw}" lies outside the repository')
+        inside = (value + "/").startswith(base)
+        if not inside and _DRIVE_ROOT.match(root):
+            inside = (value + "/").lower().startswith(base.lower())
+        if not inside:
+            return ActiveSpec(raw, None, None, "lies outside the repository", escapes=True)
         value = value[len(base) :]
     rel = normalize_relpath(value)
     rel = posixpath.normpath(rel) if rel else ""
-    if rel in ("", ".") or rel == ".." or rel.startswith("../"):
-        return ActiveSpec(raw, None, None, f'"{raw}" does not name a folder inside the repository')
+    if rel in ("", "."):
+        return ActiveSpec(raw, None, None, "names the repository root, not a feature folder")
+    if rel == ".." or rel.startswith("../"):
+        return ActiveSpec(raw, None, None, "does not name a folder inside the repository", escapes=True)
     parts = rel.split("/")
     if len(parts) == 2 and parts[0] == "specs":
         return ActiveSpec(raw, rel, parts[1])
-    return ActiveSpec(raw, rel, None, f'"{raw}" is not a feature folder under specs/')
+    return ActiveSpec(raw, rel, None, "is not a feature folder under specs/")
+
+
+def active_spec_folder(raw: object, root: str) -> str | None:
+    """The repository-relative folder an ``active_spec`` value names (``None`` when it names none).
+
+    Only a non-empty string names a folder: ``null``, ``""`` and other falsy values mean "no
+    active spec" to the reference.
+    """
+    if not isinstance(raw, str) or not raw:
+        return None
+    return resolve_active_spec(raw, root).path
 
 
 def state_findings(repo: GemstackRepo) -> list[Finding]:
-    """The findings of state.json: syntax and shape, and an active spec that does not exist."""
+    """The findings of state.json: syntax, unusable values, and an active spec that does not exist."""
     state = repo.state()
     if state is None:
         return []
@@ -229,8 +284,11 @@ def state_findings(repo: GemstackRepo) -> list[Finding]:
     if spec is None or not spec.value:
         return findings
     resolved = resolve_active_spec(spec.value, repo.root)
-    if resolved.problem is not None:
+    if resolved.escapes:
+        # The reference's verify refuses such a path (PATH_TRAVERSAL_DETECTED): a real error.
         findings.append(_invalid(f"active_spec {resolved.problem}.", spec.span, "active_spec"))
+    elif resolved.problem is not None:
+        findings.append(_ignored(f"active_spec {resolved.problem}, so no feature is active.", spec.span, "active_spec"))
     if resolved.path is not None and not _has_spec(repo, resolved.path):
         findings.append(
             Finding(

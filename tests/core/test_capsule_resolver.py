@@ -114,10 +114,22 @@ def test_next_permitted_phase() -> None:
     assert next_permitted_phase("weird") is None
 
 
-def test_project_name_falls_back_to_folder() -> None:
+def test_project_name_is_what_the_repository_declares_never_its_folder() -> None:
+    # Without a declared name there is none: the folder's name would differ between checkouts.
     r = repo({"specs/x/spec.md": SPEC})
-    assert capsule_for(r)["project"]["name"] == "x"
+    assert "name" not in capsule_for(r)["project"]
+    r = repo({"specs/x/spec.md": SPEC, "package.json": '{"version": "1.0.0"}'})
+    assert "name" not in capsule_for(r)["project"]
     r = repo({"specs/x/spec.md": SPEC, "package.json": '{"name": "pkg"}'})
+    assert capsule_for(r)["project"]["name"] == "pkg"
+    r = repo({"specs/x/spec.md": SPEC, "pyproject.toml": '[project]\nname = "py-tool"\n'})
+    assert capsule_for(r)["project"]["name"] == "py-tool"
+    r = repo({"specs/x/spec.md": SPEC, "pyproject.toml": '[tool.poetry]\nname = "poetry-tool"\n'})
+    assert capsule_for(r)["project"]["name"] == "poetry-tool"
+    r = repo({"specs/x/spec.md": SPEC, "Cargo.toml": '[package]\nname = "crate"\n', "pyproject.toml": "[x"})
+    assert capsule_for(r)["project"]["name"] == "crate"
+    # package.json wins over the others.
+    r = repo({"specs/x/spec.md": SPEC, "package.json": '{"name": "pkg"}', "Cargo.toml": '[package]\nname = "c"\n'})
     assert capsule_for(r)["project"]["name"] == "pkg"
 
 

@@ -473,24 +473,98 @@ def test_overlay_buffers_are_the_sources(reference_repo: Path) -> None:
     assert verify(reference_repo).state == "STALE"  # the truth on disk until the buffer is saved
 
 
-def test_check_repo_places_findings_on_capsule_and_spec_title(reference_repo: Path) -> None:
+def test_one_stale_capsule_is_one_error_on_the_spec_title_with_the_capsule_related(reference_repo: Path) -> None:
     gen(reference_repo)
     (reference_repo / F9 / "tasks.md").write_text("changed\n", "utf-8")
     findings = [f for f in analyze(disk(reference_repo)) if f.code.startswith("CONTEXT_CAPSULE")]
-    on_capsule = [f for f in findings if f.path == f"{F9}/context-capsule.json"]
-    on_spec = [f for f in findings if f.path == f"{F9}/spec.md"]
-    assert [f.code for f in on_capsule] == ["CONTEXT_CAPSULE_STALE"]
+    assert [(f.code, f.path, f.effective_severity) for f in findings] == [
+        ("CONTEXT_CAPSULE_STALE", f"{F9}/spec.md", Severity.BLOCKER)
+    ]
+    (f,) = findings
+    assert f.message == (
+        f"Context capsule of {F9} is STALE: {F9}/tasks.md changed since it was generated. Regenerate it."
+    )
+    spec = (reference_repo / F9 / "spec.md").read_text("utf-8")
+    assert f.span is not None and spec[f.span.start : f.span.end] == spec.splitlines()[0]
+    # The capsule's stale source entry and the changed file are related locations.
     text = capsule_file(reference_repo).read_text("utf-8")
-    span = on_capsule[0].span
-    assert span is not None and json.loads(text[span.start : span.end])["path"] == f"{F9}/tasks.md"
-    assert len(on_spec) == 1
-    assert on_spec[0].span is not None and on_spec[0].span.start == 0
-    assert f"{F9}/tasks.md" in on_spec[0].message
-    for f in on_capsule + on_spec:
-        commands = {(fix.command, fix.arguments) for fix in f.fixes}
-        assert ("gemstack.regenerateCapsule", (F9,)) in commands
-        assert ("gemstack.verifyCapsule", (F9,)) in commands
-        assert len(f.fingerprint) == 64
+    (entry,) = [r for r in f.related if r.path == f"{F9}/context-capsule.json"]
+    assert entry.span is not None and json.loads(text[entry.span.start : entry.span.end])["path"] == f"{F9}/tasks.md"
+    assert entry.message == f"Source file {F9}/tasks.md was modified since capsule generation."
+    assert (f"{F9}/tasks.md", None) in {(r.path, r.span) for r in f.related}
+    commands = {(fix.command, fix.arguments) for fix in f.fixes}
+    assert ("gemstack.regenerateCapsule", (F9,)) in commands
+    assert ("gemstack.verifyCapsule", (F9,)) in commands
+    assert len(f.fingerprint) == 64
+
+
+def test_a_stale_capsule_without_a_spec_sits_on_the_capsule(reference_repo: Path) -> None:
+    gen(reference_repo)
+    (reference_repo / F9 / "spec.md").unlink()
+    (f,) = [f for f in analyze(disk(reference_repo)) if f.code.startswith("CONTEXT_CAPSULE")]
+    assert (f.code, f.path) == ("CONTEXT_CAPSULE_SOURCE_MISMATCH", f"{F9}/context-capsule.json")
+    assert f.message == (
+        f"Context capsule of {F9} is STALE: {F9}/spec.md is missing or unreadable since it was generated. "
+        "Regenerate it."
+    )
+
+
+def test_several_changed_sources_are_still_one_finding(reference_repo: Path) -> None:
+    gen(reference_repo)
+    (reference_repo / F9 / "tasks.md").write_text("changed\n", "utf-8")
+    (reference_repo / F9 / "plan.md").unlink()
+    state = reference_repo / ".gemstack" / "state.json"
+    state.write_text(state.read_text("utf-8").replace('"IMPLEMENTING"', '"VERIFYING"'), "utf-8")
+    (f,) = [f for f in analyze(disk(reference_repo)) if f.code.startswith("CONTEXT_CAPSULE")]
+    assert f.code == "CONTEXT_CAPSULE_STALE" and f.effective_severity is Severity.BLOCKER
+    assert f.message == (
+        f"Context capsule of {F9} is STALE: .gemstack/state.json and {F9}/tasks.md changed and "
+        f"{F9}/plan.md is missing or unreadable since it was generated. Regenerate it."
+    )
+    # `context verify` still lists every one of them.
+    assert [x.subject for x in verify(reference_repo).findings] == [
+        ".gemstack/state.json",
+        f"{F9}/plan.md",
+        f"{F9}/tasks.md",
+    ]
+
+
+def test_a_state_change_is_one_warning_per_inactive_capsule_naming_state_json(tmp_path: Path) -> None:
+    """Where every feature has a capsule, one edit of state.json was 2 errors per feature."""
+    root = tmp_path / "repo"
+    names = [f"specs/{i:03d}-f" for i in range(1, 23)]
+    for name in names:
+        (root / name).mkdir(parents=True)
+        (root / name / "spec.md").write_text(f"# {name}\n- It MUST hold.\n", "utf-8")
+    (root / ".gemstack").mkdir()
+    state = root / ".gemstack" / "state.json"
+    state.write_text(json.dumps({"active_spec": names[-1], "last_update": None, "stop_reason": None}), "utf-8")
+    for name in names:
+        gen(root, name)
+    assert [f for f in analyze(disk(root)) if f.code.startswith("CONTEXT_CAPSULE")] == []
+    state.write_text(json.dumps({"active_spec": names[-1], "last_update": "2026-12-02T10:00:00Z"}), "utf-8")
+    findings = [f for f in analyze(disk(root)) if f.code.startswith("CONTEXT_CAPSULE")]
+    assert [(f.path, f.effective_severity) for f in findings] == [
+        (f"{name}/spec.md", Severity.WARNING if name != names[-1] else Severity.BLOCKER) for name in names
+    ]
+    assert all(".gemstack/state.json changed" in f.message for f in findings)
+    assert findings[0].message.endswith(f"({names[0]} is not the active feature: a warning, not an error.)")
+    # Nothing is active any more (as upstream after shipping): warnings only, `check` passes.
+    state.write_text(json.dumps({"active_spec": None, "current_phase": "shipped"}), "utf-8")
+    findings = [f for f in analyze(disk(root)) if f.code.startswith("CONTEXT_CAPSULE")]
+    assert len(findings) == len(names) and {f.effective_severity for f in findings} == {Severity.WARNING}
+
+
+def test_an_invalid_capsule_of_an_inactive_feature_is_a_warning(reference_repo: Path) -> None:
+    gen(reference_repo, F8)
+    gen(reference_repo, F9)
+    edit_capsule(reference_repo, lambda c: c["frozen_contracts"].pop(), F8)
+    findings = [f for f in analyze(disk(reference_repo)) if f.code.startswith("CONTEXT_CAPSULE")]
+    assert [(f.code, f.path, f.effective_severity) for f in findings] == [
+        ("CONTEXT_CAPSULE_INVARIANT_DROPPED", f"{F8}/spec.md", Severity.WARNING)
+    ]
+    # `context verify` on it still fails: the state is INVALID whoever asks.
+    assert verify(reference_repo, F8).state == "INVALID"
 
 
 def test_check_repo_missing_for_opted_in_feature(reference_repo: Path) -> None:
@@ -504,6 +578,13 @@ def test_check_repo_missing_for_opted_in_feature(reference_repo: Path) -> None:
     state.write_text(state.read_text("utf-8").replace('"implementation"', '"ship"'), "utf-8")
     findings = list(check_repo(disk(reference_repo), AnalysisOptions()))
     assert findings[0].effective_severity is Severity.BLOCKER
+    # At ship, but not the active feature: a warning (it used to be a blocker for every feature).
+    state.write_text(state.read_text("utf-8").replace(F9, F8), "utf-8")
+    findings = list(check_repo(disk(reference_repo), AnalysisOptions()))
+    assert [(f.path, f.effective_severity) for f in findings] == [(f"{F9}/spec.md", Severity.WARNING)]
+    # Shipped: no continuation context is needed any more, so a missing capsule is no finding.
+    state.write_text(json.dumps({"active_spec": None, "last_completed_feature": F9 + "/"}), "utf-8")
+    assert list(check_repo(disk(reference_repo), AnalysisOptions())) == []
 
 
 def test_check_repo_quiet_when_valid(reference_repo: Path) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from gemstack_lsp.core.findings import Severity
 from gemstack_lsp.core.reader import MemoryReader
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.state import parse_state, resolve_active_spec, state_findings
@@ -47,27 +49,117 @@ def test_fixture_state_values_and_spans() -> None:
         ("", "", "state.json is not valid JSON: Unexpected end of JSON input", False),
         ('{"active_spec": "specs/x",}', ",", "state.json is not valid JSON: Trailing comma", False),
         ("{'active_spec': 1}", "'active_spec'", "state.json is not valid JSON: Unexpected single-quoted", False),
-        ("[1, 2]", "[1, 2]", "state.json must hold a JSON object, not an array.", True),
-        ('"text"', '"text"', "state.json must hold a JSON object, not a string.", True),
-        ('{"active_spec": 7}', "7", '"active_spec" must be a string or null, not a number.', True),
-        ('{"current_phase": null}', "null", '"current_phase" must be a string, not null.', True),
-        ('{"completed_phases": "spec"}', '"spec"', '"completed_phases" must be an array of strings', True),
-        ('{"completed_phases": ["spec", 2]}', "2", '"completed_phases" must hold only strings', True),
-        ('{"phase_hashes": []}', "[]", '"phase_hashes" must be an object, not an array.', True),
-        ('{"phase_hashes": {"plan": true}}', "true", '"phase_hashes.plan" must be a hash string', True),
     ],
 )
-def test_STATE_INVALID_at_the_offending_token(text: str, token: str, message: str, parsable: bool) -> None:
+def test_STATE_INVALID_error_at_a_syntax_error(text: str, token: str, message: str, parsable: bool) -> None:
     state = parse_state(text)
     invalid = [f for f in state.findings if f.code == "STATE_INVALID"]
     assert len(invalid) == 1, state.findings
     f = invalid[0]
     assert f.path == ".gemstack/state.json"
     assert f.message.startswith(message)
+    assert f.effective_severity is Severity.BLOCKER
     assert f.span is not None
     expected = _at(text, token) if token else (0, 0)
     assert (f.span.start, f.span.end) == expected
     assert state.reference_parsable is parsable
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "message"),
+    [
+        ("[1, 2]", "[1, 2]", "state.json should hold a JSON object, not an array; it is ignored."),
+        ('"text"', '"text"', "state.json should hold a JSON object, not a string; it is ignored."),
+        ('{"active_spec": 7}', "7", '"active_spec" should be a string or null, not a number; it is ignored.'),
+        ('{"current_phase": 2}', "2", '"current_phase" should be a string or null, not a number'),
+        ('{"completed_phases": "spec"}', '"spec"', '"completed_phases" should be an array of strings'),
+        ('{"completed_phases": ["spec", 2]}', "2", '"completed_phases" should hold only strings'),
+        ('{"phase_hashes": []}', "[]", '"phase_hashes" should be an object, not an array; it is ignored.'),
+        ('{"phase_hashes": {"plan": true}}', "true", '"phase_hashes.plan" should be a hash string or null'),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_only_a_hint(text: str, token: str, message: str) -> None:
+    """The reference never type-checks state.json: a value this tool cannot use is ignored, with a hint."""
+    state = parse_state(text)
+    (f,) = state.findings
+    assert f.code == "STATE_INVALID"
+    assert f.effective_severity is Severity.HINT
+    assert f.message.startswith(message)
+    assert f.span is not None and (f.span.start, f.span.end) == _at(text, token)
+    assert state.reference_parsable
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "stop_reason",
+        "last_update",
+        "version",
+        "current_phase",
+        "status",
+        "active_spec",
+        "last_completed_feature",
+        "completed_phases",
+        "completed_features",
+        "phase_hashes",
+        "guard_mode",
+        "consistency",
+    ],
+)
+def test_null_is_accepted_in_any_field(field: str) -> None:
+    """Gemstack writes ``null`` into any field (``"stop_reason": null``, ``"last_update": null``)."""
+    other = "status" if field == "current_phase" else "current_phase"
+    state = parse_state(f'{{"{field}": null, "{other}": "shipped"}}')
+    assert state.findings == ()
+    assert getattr(state, other) is not None and getattr(state, other).value == "shipped"
+
+
+def test_unknown_fields_and_null_items_are_accepted() -> None:
+    text = (
+        '{"guard_mode": {"careful": false}, "consistency": {"status": "PASS", "open_blockers": 0},'
+        ' "initialized": true, "x-tool": [1, {"a": null}], "completed_phases": ["spec", null],'
+        ' "phase_hashes": {"spec": null, "plan": "", "tasks": "abc"}}'
+    )
+    state = parse_state(text)
+    assert state.findings == ()
+    assert [v.value for v in state.completed_phases] == ["spec"]
+    # A null or empty phase hash is "nothing recorded" to the reference's verify.
+    assert [p.phase for p in state.phase_hashes] == ["tasks"]
+
+
+UPSTREAM_STATES = Path(__file__).parents[1] / "fixtures" / "upstream-state"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in UPSTREAM_STATES.glob("*.json")))
+def test_upstream_state_files_draw_no_finding(name: str) -> None:
+    """Every state.json upstream Gemstack committed, from 0.1 to 2.0, is read without a finding."""
+    text = (UPSTREAM_STATES / name).read_text("utf-8")
+    state = parse_state(text)
+    assert state.findings == ()
+    assert state.reference_parsable
+    repo = _repo({".gemstack/state.json": text, "specs/010-agent-swarm-visual-qa/spec.md": "# x\n"})
+    assert state_findings(repo) == []
+
+
+def test_upstream_shipped_state_has_no_active_feature_and_its_last_feature() -> None:
+    text = (UPSTREAM_STATES / "1e19c3d-007-shipped.json").read_text("utf-8")
+    repo = _repo({".gemstack/state.json": text, "specs/current/spec.md": "# c\n"})
+    state = repo.state()
+    assert state is not None and state.active_spec is None
+    assert state.last_completed_feature is not None
+    assert state.last_completed_feature.value == "specs/007-mechanical-test-matrix-closure-evidence/"
+    # active_spec null: the reference falls back to specs/current.
+    active = repo.active_feature()
+    assert active is not None and active.name == "current"
+
+
+def test_upstream_active_spec_in_closure_phase() -> None:
+    text = (UPSTREAM_STATES / "cc14db4-010-closure.json").read_text("utf-8")
+    repo = _repo({".gemstack/state.json": text, "specs/010-agent-swarm-visual-qa/spec.md": "# x\n"})
+    active = repo.active_feature()
+    assert active is not None and active.name == "010-agent-swarm-visual-qa"
+    state = repo.state()
+    assert state is not None and [p.phase for p in state.phase_hashes] == ["spec", "plan", "tasks"]
 
 
 def test_a_bom_makes_the_state_unreadable_for_the_reference() -> None:
@@ -100,6 +192,12 @@ def test_partial_tree_survives_a_syntax_error() -> None:
         ("./specs/009-x", "specs/009-x", "009-x", None),
         ("specs\\009-x", "specs/009-x", "009-x", None),
         ("/repo/specs/009-x", "specs/009-x", "009-x", None),
+        ("/repo/specs/009-x/", "specs/009-x", "009-x", None),
+        ("/repo/./specs/009-x", "specs/009-x", "009-x", None),
+        ("/REPO/specs/009-x", None, None, "lies outside the repository"),
+        ("/repository/specs/009-x", None, None, "lies outside the repository"),
+        ("/repo", None, None, "names the repository root"),
+        ("./", None, None, "names the repository root"),
         ("C:\\repo\\specs\\009-x", None, None, "lies outside the repository"),
         ("/elsewhere/specs/009-x", None, None, "lies outside the repository"),
         ("specs/a/../b", "specs/b", "b", None),
@@ -144,4 +242,28 @@ def test_no_active_spec_is_no_finding(text: str) -> None:
 def test_no_state_file_is_no_finding() -> None:
     repo = _repo({"specs/a/spec.md": ""})
     assert repo.state() is None
+    assert state_findings(repo) == []
+
+
+def test_active_spec_leaving_the_repository_is_an_error_and_other_folders_a_hint() -> None:
+    (escape,) = state_findings(_repo({".gemstack/state.json": '{"active_spec": "../x"}'}))
+    assert escape.effective_severity is Severity.BLOCKER
+    other = state_findings(_repo({".gemstack/state.json": '{"active_spec": "features/x"}', "features/x/spec.md": ""}))
+    assert [(f.code, f.effective_severity) for f in other] == [("STATE_INVALID", Severity.HINT)]
+
+
+def test_windows_drive_root_compares_without_case() -> None:
+    resolved = resolve_active_spec("c:\\REPO\\specs\\009-x\\", "C:\\repo")
+    assert (resolved.path, resolved.feature_name) == ("specs/009-x", "009-x")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["specs/009-x", "./specs/009-x", "specs/009-x/", ".\\specs\\009-x\\", "/repo/specs/009-x", "specs/a/../009-x"],
+)
+def test_every_spelling_of_the_active_spec_names_the_same_feature(raw: str) -> None:
+    text = json.dumps({"active_spec": raw})
+    repo = _repo({".gemstack/state.json": text, "specs/009-x/spec.md": "# x\n"})
+    active = repo.active_feature()
+    assert active is not None and active.name == "009-x"
     assert state_findings(repo) == []

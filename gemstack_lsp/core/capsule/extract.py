@@ -7,8 +7,8 @@
   checked by the editor's block parsers (``blocks/contracts.py``, ``blocks/test_matrix.py``: the
   same rules and messages), failing on the first error as the reference does; the matrix with
   its acceptance signature.
-- ``section_items``: the list items under a heading (deferred items, open questions), and
-  ``plan_bound_files`` for the plan's test-binding files.
+- ``sections`` / ``section_items``: the paragraphs and list items under a heading (deferred
+  items, open questions), and ``plan_bound_files`` for the plan's test-binding files.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 from gemstack_lsp.core.blocks import contracts, test_matrix
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, read_reference_block
 from gemstack_lsp.core.capsule.canonical import parse_json
-from gemstack_lsp.core.hashing import normalize_text
 from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_strict_equal, js_string, js_trim
 from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
 from gemstack_lsp.core.memo import per_text
@@ -257,23 +256,73 @@ _ANY_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _LIST_ITEM = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d+[.)])[ \t]+(.*)$")
 
 
-def section_items(text: str, heading: re.Pattern[str]) -> list[str]:
-    """The top-level list items of every section whose heading matches ``heading``.
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 
-    Fenced code inside the section is skipped; an item's continuation lines are joined to it.
+
+@dataclass(frozen=True)
+class SectionItem:
+    """One top-level list item of a section: its text (continuation lines joined) and the span
+    of its first line in the document."""
+
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section whose heading matched: its heading, its paragraph lines (outside lists and
+    code), its top-level list items (subsections included) and ``lead``, the text of whichever
+    came first (``None`` for an empty section)."""
+
+    heading: str
+    prose: tuple[str, ...]
+    items: tuple[SectionItem, ...]
+    lead: str | None = None
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """(offset, line) for every line, split on CRLF, CR and LF (hash normalisation's line ends)."""
+    out: list[tuple[int, str]] = []
+    pos = 0
+    for m in _NEWLINE.finditer(text):
+        out.append((pos, text[pos : m.start()]))
+        pos = m.end()
+    out.append((pos, text[pos:]))
+    return out
+
+
+def sections(text: str, heading: re.Pattern[str]) -> list[Section]:
+    """Every section whose heading matches ``heading``, down to the next heading of its level.
+
+    Fenced code inside the section is skipped; an item's indented continuation lines are joined
+    to it; a paragraph is a run of other non-blank lines.
     """
-    out: list[str] = []
+    out: list[Section] = []
     level: int | None = None
+    title = ""
     in_fence = False
+    prose: list[str] = []
+    items: list[SectionItem] = []
     current: list[str] | None = None
+    current_span: Span | None = None
+    lead: str | None = None
 
-    def flush() -> None:
-        nonlocal current
-        if current:
-            out.append(" ".join(current))
-        current = None
+    def flush_item() -> None:
+        nonlocal current, current_span
+        if current and current_span is not None:
+            items.append(SectionItem(" ".join(current), current_span))
+        current, current_span = None, None
 
-    for line in normalize_text(text).split("\n"):
+    def close() -> None:
+        nonlocal level, lead
+        flush_item()
+        if level is not None:
+            out.append(Section(title, tuple(prose), tuple(items), lead))
+        level, lead = None, None
+        prose.clear()
+        items.clear()
+
+    for start, line in _lines(text):
         stripped = line.strip()
         if stripped.startswith(("```", "~~~")):
             in_fence = not in_fence
@@ -284,23 +333,32 @@ def section_items(text: str, heading: re.Pattern[str]) -> list[str]:
         if h:
             depth = len(h.group(1))
             if level is not None and depth <= level:
-                flush()
-                level = None
+                close()
             if level is None and heading.search(h.group(2)):
-                level = depth
+                level, title = depth, h.group(2)
             continue
         if level is None:
             continue
         m = _LIST_ITEM.match(line)
         if m:
-            flush()
-            current = [m.group(1).strip()]
+            flush_item()
+            current, current_span = [m.group(1).strip()], Span(start, start + len(line))
+            lead = m.group(1).strip() if lead is None else lead
         elif stripped and current is not None and line[:1] in (" ", "\t"):
             current.append(stripped)
-        elif not stripped:
-            flush()
-    flush()
+        elif stripped:
+            flush_item()
+            prose.append(stripped)
+            lead = stripped if lead is None else lead
+        else:
+            flush_item()
+    close()
     return out
+
+
+def section_items(text: str, heading: re.Pattern[str]) -> list[str]:
+    """The top-level list items of every section whose heading matches ``heading``."""
+    return [item.text for section in sections(text, heading) for item in section.items]
 
 
 def first_heading(text: str) -> tuple[str, Span] | None:

@@ -17,6 +17,7 @@ from gemstack_lsp.core.hashing import BomError, hash_bytes, sha256_hex
 from gemstack_lsp.core.jscompat import utf16_key
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import STATE_PATH, GemstackRepo
+from gemstack_lsp.core.state import active_spec_folder
 
 CAPSULE_FILE = "context-capsule.json"
 CAPSULE_MD_FILE = "context-capsule.md"
@@ -108,6 +109,15 @@ def read_state(repo: GemstackRepo) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def state_folder(repo: GemstackRepo, key: str) -> str | None:
+    """The folder a path-valued state.json field (``active_spec``, ``last_completed_feature``)
+    names, resolved as the reference resolves ``active_spec`` (relative to the root; ``./``,
+    a trailing slash, backslashes and an absolute path inside the repository all name the same
+    folder). ``None`` when the field is absent, ``null``, empty or names no folder inside."""
+    state = read_state(repo)
+    return active_spec_folder(state.get(key), repo.root) if state else None
+
+
 def resolve_feature(repo: GemstackRepo, explicit: str | None = None) -> str | None:
     """The feature a command works on: ``--feature``, else state.json's ``active_spec``, else ``specs/current``.
 
@@ -116,10 +126,9 @@ def resolve_feature(repo: GemstackRepo, explicit: str | None = None) -> str | No
     """
     if explicit:
         return feature_path(explicit)
-    state = read_state(repo)
-    active = state.get("active_spec") if state else None
-    if isinstance(active, str) and active.strip():
-        return feature_path(active)
+    active = state_folder(repo, "active_spec")
+    if active is not None:
+        return active
     if repo.exists("specs/current/spec.md"):
         return "specs/current"
     features = [f for f in repo.features() if repo.exists(f.spec)]

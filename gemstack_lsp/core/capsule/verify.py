@@ -14,14 +14,16 @@ The reference's checks (``gemstack-cli.md`` section 6) are all here with its mes
 capsule the reference calls STALE or INVALID is STALE or INVALID here too; the conflict checks
 are this project's (the reference never emits AUTHORITY_CONFLICT).
 
-``check_repo`` turns the results into editor findings: on the capsule file (at the source entry
-or claim concerned) and on the feature's spec.md title line.
+``feature_capsule_findings`` turns one feature's result into editor and ``check`` findings
+(one per stale capsule; errors for the active feature, warnings for the others);
+``check_repo`` runs it for every feature.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.capsule.canonical import parse_json
@@ -41,6 +43,7 @@ from gemstack_lsp.core.capsule.generate import (
     clean_repo_path,
     normalize_phase,
     project_name,
+    shipped_features,
 )
 from gemstack_lsp.core.capsule.locate import JsonLocations, JsonPath, locate
 from gemstack_lsp.core.capsule.schema import schema_errors
@@ -54,11 +57,13 @@ from gemstack_lsp.core.capsule.sources import (
     hash_source,
     read_state,
     source_set_hash,
+    state_folder,
 )
 from gemstack_lsp.core.findings import Finding, Related, Severity
 from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
+from gemstack_lsp.core.state import active_spec_folder
 from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
 
@@ -140,16 +145,27 @@ def opted_in(repo: GemstackRepo, feature: str) -> bool:
             if any(normalize_relpath(ref.value) == target for ref in t.files):
                 return True
     state = read_state(repo)
-    if state and isinstance(state.get("active_spec"), str) and feature_path(state["active_spec"]) == fp:
+    if state and state_folder(repo, "active_spec") == fp:
         flag = state.get("context_capsule")
         if flag == "required" or (isinstance(flag, dict) and flag.get("required") is True):
             return True
     return False
 
 
-def _at_ship(repo: GemstackRepo) -> bool:
+def is_active(repo: GemstackRepo, feature: str) -> bool:
+    """True when ``feature`` is the repository's active feature (state.json's ``active_spec``
+    resolved as the reference does, else ``specs/current``)."""
+    active = repo.active_feature()
+    return active is not None and active.path == feature_path(feature)
+
+
+def at_closure(repo: GemstackRepo, feature: str) -> bool:
+    """True when ``feature`` is being closed: it is active and state.json's phase is
+    verification or ship (seed section 18: a missing capsule is a blocker at ship)."""
     state = read_state(repo)
-    return bool(state) and normalize_phase((state or {}).get("current_phase")) in _SHIP_PHASES
+    return (
+        bool(state) and is_active(repo, feature) and normalize_phase((state or {}).get("current_phase")) in _SHIP_PHASES
+    )
 
 
 def _title_span(repo: GemstackRepo, spec_path: str) -> Span | None:
@@ -237,7 +253,7 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
                 path=spec_path,
                 span=_title_span(repo, spec_path),
                 subject=CAPSULE_FILE,
-                severity=Severity.BLOCKER if _at_ship(repo) else Severity.WARNING,
+                severity=Severity.BLOCKER if at_closure(repo, fp) else Severity.WARNING,
             )
             return VerifyResult(fp, MISSING, tuple(c.findings))
         return VerifyResult(fp, LEGACY, (), notes=(LEGACY_NOTICE.format(feature=fp),))
@@ -428,11 +444,15 @@ def _freshness(
 def _derived_freshness(repo: GemstackRepo, c: _Collector, capsule: Mapping[str, Any]) -> None:
     """Inputs this generator reads beyond the reference's sources: package.json and shipped specs."""
     project = capsule.get("project")
-    if isinstance(project, dict) and isinstance(project.get("name"), str) and project["name"] != project_name(repo):
+    declared = project_name(repo)
+    # Only a name the repository declares is checked: one that is not declared (a capsule of
+    # an older gemstack-lsp recorded the folder's name) is no claim about any source.
+    if isinstance(project, dict) and declared is not None and project.get("name") != declared:
         c.add(
             "CONTEXT_CAPSULE_STALE",
-            "The project name changed since capsule generation (package.json or folder name).",
-            at=("project", "name"),
+            f'The project name changed since capsule generation (now "{declared}", from '
+            "package.json, pyproject.toml or Cargo.toml).",
+            at=("project", "name") if "name" in project else ("project",),
             subject="project.name",
         )
     history = capsule.get("historical_context")
@@ -476,7 +496,7 @@ def _dropped_and_conflicts(
         _check_project_claims(repo, c, capsule)
     project = capsule.get("project")
     if isinstance(project, dict) and isinstance(project.get("active_feature"), str):
-        claimed = feature_path(project["active_feature"])
+        claimed = active_spec_folder(project["active_feature"], repo.root)
         if claimed != fp:
             c.add(
                 "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
@@ -660,15 +680,25 @@ def _check_task_claims(c: _Collector, tasks_path: str, text: str, capsule: Mappi
         )
 
 
+def json_key(value: Any) -> str:
+    """A JSON value as a comparable key (``true`` and ``1`` stay different)."""
+    return json.dumps(value, sort_keys=True)
+
+
 def _check_project_claims(repo: GemstackRepo, c: _Collector, capsule: Mapping[str, Any]) -> None:
     project = capsule.get("project")
     if not isinstance(project, dict):
         return
     state = read_state(repo) or {}
-    phase = state.get("current_phase") or DEFAULT_PHASE
-    status = state.get("status") or DEFAULT_STATUS
+    # The reference writes any truthy value as it is; this generator only a string (else the
+    # default). Either is what state.json says.
+    raw_phase, raw_status = state.get("current_phase"), state.get("status")
+    phase = raw_phase if isinstance(raw_phase, str) and raw_phase else DEFAULT_PHASE
+    status = raw_status if isinstance(raw_status, str) and raw_status else DEFAULT_STATUS
+    phases = {json_key(phase), json_key(raw_phase or DEFAULT_PHASE)}
+    statuses = {json_key(status), json_key(raw_status or DEFAULT_STATUS)}
     related = (Related(".gemstack/state.json", None, "state.json"),) if repo.exists(".gemstack/state.json") else ()
-    if "current_phase" in project and project["current_phase"] != phase:
+    if "current_phase" in project and json_key(project["current_phase"]) not in phases:
         c.add(
             "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
             f'Capsule claims phase "{project["current_phase"]}"; state.json says "{phase}".',
@@ -676,7 +706,7 @@ def _check_project_claims(repo: GemstackRepo, c: _Collector, capsule: Mapping[st
             subject="project.current_phase",
             related=related,
         )
-    if "lifecycle_status" in project and project["lifecycle_status"] != status:
+    if "lifecycle_status" in project and json_key(project["lifecycle_status"]) not in statuses:
         c.add(
             "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
             f'Capsule claims lifecycle status "{project["lifecycle_status"]}"; state.json says "{status}".',
@@ -690,23 +720,9 @@ def _check_project_claims(repo: GemstackRepo, c: _Collector, capsule: Mapping[st
 # Editor and `check` findings
 
 
-def _summary(result: VerifyResult) -> str:
-    changed = sorted({str(f.subject) for f in result.findings if f.code in _STALE_CODES and f.subject})
-    if result.state == STALE:
-        what = ", ".join(changed) if changed else "its sources"
-        return f"Context capsule is STALE: {what} changed since generation. Regenerate it."
-    codes = sorted({f.code for f in result.findings if f.code in _INVALID_CODES})
-    counts = ", ".join(f"{code} x{sum(1 for f in result.findings if f.code == code)}" for code in codes)
-    return f"Context capsule is INVALID ({counts}). Regenerate it from the sources."
-
-
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
-    """Capsule findings for every feature that has a capsule or opted into one.
-
-    Each finding sits where it belongs (the capsule's source entry or claim, a spec line, a
-    contract); a summary naming what changed also goes on the feature's spec.md title line.
-    Legacy features (no capsule, no opt-in) produce nothing here.
-    """
+    """Capsule findings for every feature that has a capsule or opted into one
+    (``feature_capsule_findings`` for each feature, in order)."""
     out: list[Finding] = []
     for feature in repo.features():
         out.extend(feature_capsule_findings(repo, feature, options))
@@ -714,40 +730,86 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
 
 
 def feature_capsule_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> list[Finding]:
-    """The capsule findings of one feature (see ``check_repo``)."""
+    """One feature's capsule findings, for ``check`` and the editor.
+
+    - A stale capsule is one finding on the spec's title line, naming every source that
+      changed, with the capsule's stale source entries (and the changed files) as related
+      places; INVALID findings stay where they belong (a claim, a spec line, a contract).
+    - They are errors only for the active feature, whose capsule is the continuation context
+      in use. A shipped or inactive feature's capsule findings are warnings: the reference's
+      verify never looks at them, and one state.json edit makes every capsule that records it
+      stale (so it is said once per capsule, naming state.json, as a warning).
+    - A missing capsule is reported only for a feature that opted in (``verify_capsule``): a
+      warning, an error when the feature is at closure; never for a shipped feature.
+
+    Reads only the feature's folder, ``.gemstack/state.json``, the root ``cost-ledger.json``,
+    the files that declare the project name (package.json, pyproject.toml, Cargo.toml), the
+    spec.md of each shipped feature its capsule summarises, and whether ``specs/current``
+    exists (the active-feature fallback): a cache per feature can be keyed on those.
+    """
     result = verify_capsule(repo, feature.path)
     if result.state in (VALID, LEGACY):
         return []
-    out = list(result.findings)
+    active = is_active(repo, feature.path)
     if result.state == MISSING:
-        return out
-    spec_path = feature.spec
-    if not repo.exists(spec_path):
-        return out
-    title = _title_span(repo, spec_path)
-    primary = "CONTEXT_CAPSULE_STALE" if result.state == STALE else _primary_invalid(result)
-    out.append(
+        if not active and feature.path in _shipped(repo):
+            return []
+        return list(result.findings)
+    findings = _merged_stale(repo, feature, result) + [f for f in result.findings if f.code not in _STALE_CODES]
+    if active:
+        return findings
+    return [_as_inactive(f, feature) for f in findings]
+
+
+def _shipped(repo: GemstackRepo) -> set[str]:
+    """The features state.json records as shipped (``last_completed_feature`` and the lists)."""
+    return set(shipped_features(read_state(repo), "", repo.root))
+
+
+def _as_inactive(finding: Finding, feature: Feature) -> Finding:
+    if finding.effective_severity.rank >= Severity.WARNING.rank:
+        return finding
+    note = f" ({feature.path} is not the active feature: a warning, not an error.)"
+    return replace(finding, severity=Severity.WARNING, message=finding.message + note)
+
+
+def _merged_stale(repo: GemstackRepo, feature: Feature, result: VerifyResult) -> list[Finding]:
+    """The staleness of one capsule as a single finding (``[]`` when it is not stale)."""
+    stale = [f for f in result.findings if f.code in _STALE_CODES]
+    if not stale:
+        return []
+    changed = [str(f.subject) for f in stale if f.code == "CONTEXT_CAPSULE_STALE" and f.subject]
+    missing = [str(f.subject) for f in stale if f.code == "CONTEXT_CAPSULE_SOURCE_MISMATCH" and f.subject]
+    parts = []
+    if changed:
+        parts.append(f"{_names(changed)} changed")
+    if missing:
+        parts.append(f"{_names(missing)} {'is' if len(missing) == 1 else 'are'} missing or unreadable")
+    code = "CONTEXT_CAPSULE_STALE" if changed or not missing else "CONTEXT_CAPSULE_SOURCE_MISMATCH"
+    related = [Related(f.path, f.span, f.message) for f in stale]
+    for f in stale:
+        source = f.data.get("source")
+        if isinstance(source, str) and f.code == "CONTEXT_CAPSULE_STALE" and repo.exists(source):
+            related.append(Related(source, None, f"{source} as it is now"))
+    # On the spec's title, where the feature is read and edited (its code lens shows the state
+    # too); without a readable spec.md, on the capsule's first stale source entry.
+    title = _title_span(repo, feature.spec) if repo.exists(feature.spec) else None
+    path, span = (feature.spec, title) if title is not None else (stale[0].path, stale[0].span)
+    return [
         Finding(
-            primary,
-            _summary(result),
-            spec_path,
-            title,
+            code,
+            f"Context capsule of {feature.path} is STALE: {' and '.join(parts)} since it was generated. Regenerate it.",
+            path,
+            span,
             subject=CAPSULE_FILE,
             phase="capsule",
             fixes=capsule_fixes(feature.path),
-            related=tuple(Related(f.path, f.span, f.message) for f in result.findings if f.path != spec_path)[:20],
+            related=tuple(related[:20]),
+            data={"changed": changed, "missing": missing},
         )
-    )
-    return out
+    ]
 
 
-def _primary_invalid(result: VerifyResult) -> str:
-    order = (
-        "CONTEXT_CAPSULE_SECRET_DETECTED",
-        "CONTEXT_CAPSULE_INVALID",
-        "CONTEXT_CAPSULE_TOO_LARGE",
-        "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
-        "CONTEXT_CAPSULE_INVARIANT_DROPPED",
-    )
-    codes = {f.code for f in result.findings}
-    return next((c for c in order if c in codes), "CONTEXT_CAPSULE_INVALID")
+def _names(subjects: list[str]) -> str:
+    unique = list(dict.fromkeys(subjects))
+    return ", ".join(unique[:-1]) + f" and {unique[-1]}" if len(unique) > 1 else unique[0]

@@ -499,32 +499,50 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         B,
         False,
         "closure",
-        "closure.json does not exist.",
-        "The feature declares a test matrix but has no closure evidence; run `gemstack collect`.",
+        "The active feature has no closure.json.",
+        "The active feature's spec.md declares a gemstack-test-matrix, so `gemstack verify` requires its "
+        "mechanical closure evidence, specs/<feature>/closure.json; run `gemstack collect`. Reported on the "
+        "spec's test matrix.",
     ),
     _c(
         "CLOSURE_MANIFEST_INVALID",
         B,
         False,
         "closure",
-        "closure.json cannot be parsed.",
-        "The closure manifest must be valid JSON.",
+        "closure.json cannot be parsed, or does not match its schema.",
+        "closure.json must be valid JSON (an error: `gemstack verify` stops there). A manifest that parses but "
+        "does not match the gemstack-closure v1 schema is a warning: the reference reads only its "
+        "closure_context and status.",
     ),
     _c(
         "CLOSURE_EVIDENCE_STALE",
         B,
         False,
         "closure",
-        "Closure evidence no longer matches its inputs.",
-        "The closure context hash recorded in closure.json differs from the current one.",
+        "The closure evidence no longer matches the feature.",
+        "closure_context.closure_context_hash differs from the one recomputed now from spec.md, plan.md, "
+        "tasks.md, the acceptance matrix, the bound test files, the tasks' files, package.json and the Git "
+        "commit and cleanliness of the working tree. Any new commit makes committed evidence stale; run "
+        "`gemstack collect` again. Checked for the active feature only.",
     ),
     _c(
         "CLOSURE_NOT_VERIFIED",
         B,
         False,
         "closure",
-        "closure.json is not VERIFIED.",
-        "The closure manifest status must be VERIFIED or VERIFIED_WITH_EXCEPTIONS.",
+        "closure.json is fresh but not VERIFIED.",
+        "The evidence matches the feature but its status is neither VERIFIED nor VERIFIED_WITH_EXCEPTIONS "
+        "(collect writes BLOCKED, with the blockers). Checked for the active feature only.",
+    ),
+    _c(
+        "CLOSURE_EVIDENCE_CONTRADICTED",
+        B,
+        False,
+        "closure",
+        "closure.json says VERIFIED but its feature says otherwise.",
+        "A VERIFIED closure while tasks.md still has unchecked tasks, while its own canonical_summary counts "
+        "fewer passed than required tests, or recording another feature's evidence. An error for the active "
+        "feature, a warning for the others (this project's check; the reference has none).",
     ),
     # --- Documents and repository model (this project) --------------------------------------
     _c(

@@ -20,12 +20,13 @@ Check = Callable[[GemstackRepo, AnalysisOptions], Iterable[Finding]]
 
 
 def _checks() -> list[tuple[str, Check]]:
-    from gemstack_lsp.core import documents
+    from gemstack_lsp.core import closure, documents
     from gemstack_lsp.core.capsule import verify
     from gemstack_lsp.core.cost import checks
 
     return [
         ("documents", documents.check_repo),
+        ("closure", closure.check_repo),
         ("capsule", verify.check_repo),
         ("cost", checks.check_repo),
     ]

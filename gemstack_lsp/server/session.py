@@ -17,7 +17,14 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.reader import DirEntry, FileContent, OverlayReader, ReadStatus, normalize_relpath
+from gemstack_lsp.core.reader import (
+    DirEntry,
+    FileContent,
+    OverlayReader,
+    ReadStatus,
+    RepositoryState,
+    normalize_relpath,
+)
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.fs import DiskReader
@@ -27,6 +34,9 @@ from gemstack_lsp.server.settings import Settings
 
 #: Files outside specs/ and .gemstack/ that analysis reads (by base name).
 GEMSTACK_ARTIFACTS = frozenset({LEDGER_NAME, CAPSULE_NAME, CLOSURE_NAME})
+
+#: Seconds the Git state of a root (for closure evidence) is reused before Git is asked again.
+REPOSITORY_STATE_TTL = 10.0
 
 #: Glob patterns for the file watchers the server registers.
 WATCHED_GLOBS = (
@@ -143,6 +153,17 @@ class CachedDiskReader:
         self._root = str(self._disk.root)
         self._files: dict[str, tuple[tuple[int, int, int, int], FileContent]] = {}
         self._dirs: dict[str, tuple[int, int, int, int]] = {}
+        self._repository_state: tuple[float, RepositoryState] | None = None
+
+    def repository_state(self) -> RepositoryState:
+        """The disk's Git state, asked again after a watched change or ``REPOSITORY_STATE_TTL`` seconds
+        (files no watcher reports can change the working tree too)."""
+        now = time.monotonic()
+        cached = self._repository_state
+        if cached is None or now - cached[0] > REPOSITORY_STATE_TTL:
+            cached = (now, self._disk.repository_state())
+            self._repository_state = cached
+        return cached[1]
 
     def read(self, path: str) -> FileContent:
         rel = normalize_relpath(path)
@@ -202,6 +223,7 @@ class CachedDiskReader:
 
     def forget(self, rel: str | None = None) -> None:
         """Drop the cached file ``rel`` (everything when ``None``): a watcher saw it change."""
+        self._repository_state = None
         if rel is None:
             self._files.clear()
             self._dirs.clear()

@@ -138,7 +138,9 @@ def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
 def contract_findings(feature: Feature, blocks: dict[str, DocumentBlocks], texts: dict[str, str]) -> list[Finding]:
     """FROZEN_CONTRACT_VIOLATION: plan.md against spec.md, tasks.md against spec.md plus plan.md's additions.
 
-    The fingerprint is the reference's: subject = contract id, phase = plan or tasks, location =
+    Each downstream document's ``gemstack-contracts`` and ``gemstack-inherited-contracts`` blocks
+    are compared on their own, the same way (the reference reads only the first). The
+    fingerprint is the reference's: subject = contract id, phase = plan or tasks, location =
     the repository-relative path of the contradicting document.
     """
     spec = blocks.get("spec.md")
@@ -146,18 +148,20 @@ def contract_findings(feature: Feature, blocks: dict[str, DocumentBlocks], texts
         return []
     spec_items = spec.contracts.items
     plan = blocks.get("plan.md")
-    plan_items = plan.contracts.items if plan is not None else ()
+    plan_items = plan.contract_items if plan is not None else ()
     out: list[Finding] = []
     origin: dict[int, str] = {id(c): "spec.md" for c in spec_items}
     origin.update({id(c): "plan.md" for c in plan_items if id(c) not in origin})
-    comparisons: list[tuple[str, list[Violation]]] = []
+    comparisons: list[tuple[str, str, list[Violation]]] = []
     if plan is not None:
-        comparisons.append(("plan.md", compare_phase(spec_items, plan_items, "plan")))
+        for result in (plan.contracts, plan.inherited_contracts):
+            comparisons.append(("plan.md", result.kind, compare_phase(spec_items, result.items, "plan")))
     tasks = blocks.get("tasks.md")
     if tasks is not None:
         upstream = effective_contracts(spec_items, plan_items)
-        comparisons.append(("tasks.md", compare_phase(upstream, tasks.contracts.items, "tasks")))
-    for name, violations in comparisons:
+        for result in (tasks.contracts, tasks.inherited_contracts):
+            comparisons.append(("tasks.md", result.kind, compare_phase(upstream, result.items, "tasks")))
+    for name, kind, violations in comparisons:
         path = feature.file(name)
         for v in violations:
             up_name = origin.get(id(v.upstream), "spec.md")
@@ -172,7 +176,7 @@ def contract_findings(feature: Feature, blocks: dict[str, DocumentBlocks], texts
                     phase=v.phase,
                     fixes=_restore_fixes(v, path, texts.get(up_name)),
                     related=(Related(up_path, v.upstream.id_span, f'"{v.contract_id}" is frozen here, in {up_name}'),),
-                    data={"violationType": v.violation_type, "delta": dict(v.delta)},
+                    data={"violationType": v.violation_type, "delta": dict(v.delta), "block": kind},
                 )
             )
     return out

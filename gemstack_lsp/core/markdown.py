@@ -36,6 +36,7 @@ BLOCK_KINDS = (
     "gemstack-closure-gates",
     "gemstack-billable-actions",
     "gemstack-capabilities",
+    "gemstack-inherited-contracts",
 )
 
 #: The kinds the reference gemstack CLI itself extracts.

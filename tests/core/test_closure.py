@@ -270,3 +270,15 @@ def test_an_edited_buffer_makes_the_tree_dirty() -> None:
     base = _CleanGit({"specs/a/spec.md": "# A\n"})
     assert repository_state_of(OverlayReader(base, {"specs/a/spec.md": "# A\n"})).working_tree_clean is True
     assert repository_state_of(OverlayReader(base, {"specs/a/spec.md": "# B\n"})).working_tree_clean is False
+
+
+UPSTREAM_CLOSURE = Path(__file__).parent.parent / "fixtures" / "upstream" / "closure-012.json"
+
+
+def test_an_upstream_manifest_matches_the_schema(reference_repo: Path) -> None:
+    # The closure.json upstream committed for spec 012 (Gemstack 2.0, at 2bf9157): no schema
+    # warning; on a feature that is not active, nothing at all (its tasks here are all checked).
+    folder = Feature("012-gemstack-2.0-honest-evidence")
+    shutil.copytree(reference_repo / OTHER.path, reference_repo / folder.path)
+    shutil.copy(UPSTREAM_CLOSURE, reference_repo / folder.closure)
+    assert feature_closure_findings(repo_at(reference_repo), folder, active=False) == []

@@ -76,10 +76,8 @@ def documents(draw: st.DrawFn) -> str:
     lines: list[str] = []
     for _ in range(draw(st.integers(1, 12))):
         prefix = draw(st.sampled_from(_PREFIXES))
-        if draw(st.integers(0, 3)) == 0:
-            body = draw(st.sampled_from(_OPENERS))
-        else:
-            body = draw(st.sampled_from(_LINES))
+        pool = _OPENERS if draw(st.integers(0, 3)) == 0 else _LINES
+        body = draw(st.sampled_from(pool))
         lines.append(prefix + body)
     return "\n".join(lines) + "\n"
 

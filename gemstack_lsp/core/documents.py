@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.blocks.contracts import FrozenContract, Violation, compare_phase, effective_contracts
-from gemstack_lsp.core.findings import Finding, Fix, Related, TextEdit
+from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit
 from gemstack_lsp.core.hashing import hash_text
-from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, parse_json
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.reader import ReadStatus
 from gemstack_lsp.core.repo import FEATURE_DOCS, Document, Feature, GemstackRepo
@@ -77,6 +77,40 @@ def artifact_findings(doc: Document) -> list[Finding]:
     return out
 
 
+#: JSON files Gemstack reads that have no finding code of their own, and how bad a syntax error
+#: in each is: the reference's verify fails on an unreadable ``.gemstack/manifest.json`` (stage 1)
+#: and ``amendments.json`` (``AMENDMENT_FILE_INVALID``), and only warns on ``package.json``.
+REPOSITORY_JSON_FILES: tuple[tuple[str, Severity | None], ...] = (
+    ("package.json", Severity.WARNING),
+    (".gemstack/manifest.json", None),
+)
+FEATURE_JSON_FILES: tuple[tuple[str, Severity | None], ...] = (("amendments.json", None),)
+
+
+def json_file_findings(repo: GemstackRepo, path: str, severity: Severity | None = None) -> list[Finding]:
+    """JSON_SYNTAX_ERROR at the offending token of a JSON file Gemstack reads, and its repeated keys.
+
+    A byte-order mark is a syntax error too (``JSON.parse`` refuses it). Nothing when the file
+    does not exist or cannot be read (the latter is another finding).
+    """
+    doc = repo.document(path)
+    if doc.text is None:
+        return []
+    name = path.rsplit("/", 1)[-1]
+    if doc.has_bom:
+        message = f"{name} is not valid JSON: it starts with a UTF-8 byte-order mark, which JSON.parse refuses."
+        return [Finding("JSON_SYNTAX_ERROR", message, path, Span(0, 0), severity=severity)]
+    result = parse_json(doc.text)
+    out = [
+        Finding("JSON_SYNTAX_ERROR", f"{name} is not valid JSON: {err.message}", path, err.span, severity=severity)
+        for err in result.errors
+    ]
+    for dup in result.duplicate_keys:
+        message = f'Duplicate key "{dup.key.value}" in {name}: JSON.parse keeps only its last value.'
+        out.append(Finding("JSON_DUPLICATE_KEY", message, path, dup.key.span))
+    return out
+
+
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
     """Every documents finding of the repository.
 
@@ -86,6 +120,8 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     findings: list[Finding] = []
     for feature in repo.features():
         findings.extend(_contained(feature.spec, functools.partial(feature_findings, repo, feature)))
+    for path, severity in REPOSITORY_JSON_FILES:
+        findings.extend(_contained(path, functools.partial(json_file_findings, repo, path, severity)))
     findings.extend(
         _contained(
             STATE_PATH,
@@ -132,6 +168,8 @@ def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
             findings.extend(parse_tasks(doc.text).findings(doc.path, doc.text))
     findings.extend(contract_findings(feature, blocks, texts))
     findings.extend(binding_findings(blocks))
+    for name, severity in FEATURE_JSON_FILES:
+        findings.extend(json_file_findings(repo, feature.file(name), severity))
     return findings
 
 

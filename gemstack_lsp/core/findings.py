@@ -336,7 +336,10 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "cost",
         "The provider is not allowed in this environment tier.",
-        "Defined by the Upgrade C seed; the reference never produces it.",
+        "The test and ci tiers run only MOCK providers (seed section 11, \"Mock Required\"): the "
+        "ProviderCapabilityGate refuses a LOCAL provider there (a commercial one gets ENV_COMMERCIAL_DENIED). "
+        "A gate decision (gate evaluate, hover), not a finding: it depends on the tier of the run. The reference "
+        "never produces it.",
     ),
     _c(
         "LEGACY_NO_PROVIDERS_DECLARED",
@@ -560,8 +563,12 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         B,
         False,
         "documents",
-        "The JSON is not valid.",
-        "Strict JSON: no comments, no trailing commas, no NaN or Infinity, double-quoted strings.",
+        "A JSON file Gemstack reads is not valid JSON.",
+        "At the offending token of package.json (a warning, as the reference's verify warns), "
+        ".gemstack/manifest.json and specs/<feature>/amendments.json: strict JSON, no comments, no trailing "
+        "commas, no NaN or Infinity, double-quoted strings, no byte-order mark. Files with a code of their own "
+        "report their syntax errors under it: a block's parse code (CONTRACT_PARSE_ERROR, ...), STATE_INVALID, "
+        "COST_LEDGER_INVALID, PROVIDER_REGISTRY_INVALID, CONTEXT_CAPSULE_INVALID, CLOSURE_MANIFEST_INVALID.",
     ),
     _c(
         "JSON_DUPLICATE_KEY",

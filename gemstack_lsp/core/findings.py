@@ -336,7 +336,7 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "cost",
         "The provider is not allowed in this environment tier.",
-        "The test and ci tiers run only MOCK providers (seed section 11, \"Mock Required\"): the "
+        'The test and ci tiers run only MOCK providers (seed section 11, "Mock Required"): the '
         "ProviderCapabilityGate refuses a LOCAL provider there (a commercial one gets ENV_COMMERCIAL_DENIED). "
         "A gate decision (gate evaluate, hover), not a finding: it depends on the tier of the run. The reference "
         "never produces it.",

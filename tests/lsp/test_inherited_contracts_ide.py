@@ -37,7 +37,7 @@ def test_references_and_definition_reach_the_inherited_block() -> None:
     occ = occurrence_at("specs/a/plan.md", PLAN, PLAN.index("conflict-detector") + 1)
     assert occ is not None and occ.kind == "contract"
     assert {o.path for o in references(r, "specs/a/plan.md", occ)} == {"specs/a/spec.md", "specs/a/plan.md"}
-    assert [d.path for d in definitions(r, "specs/a/plan.md", occ)][0] == "specs/a/spec.md"
+    assert next(d.path for d in definitions(r, "specs/a/plan.md", occ)) == "specs/a/spec.md"
 
 
 def test_outline_lists_the_inherited_contracts() -> None:

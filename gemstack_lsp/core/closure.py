@@ -33,10 +33,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.blocks import closure_gates, test_bindings, test_matrix
-from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, read_reference_block, schema_issues
+from gemstack_lsp.core.blocks.base import (
+    BlockKindInfo,
+    BlockResult,
+    BlockSource,
+    SchemaIssue,
+    read_reference_block,
+    schema_issues,
+)
 from gemstack_lsp.core.findings import Finding, Related, Severity
 from gemstack_lsp.core.hashing import BomError, hash_text, sha256_hex
 from gemstack_lsp.core.jscompat import json_stringify, utf16_key
@@ -52,8 +59,6 @@ from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.options import AnalysisOptions
-
-T = TypeVar("T")
 
 SCHEMA_NAME = "gemstack-closure"
 VERIFIED_STATUSES = ("VERIFIED", "VERIFIED_WITH_EXCEPTIONS")
@@ -149,6 +154,12 @@ class ClosureContext:
     repository: RepositoryState
 
 
+@per_text
+def _text_hash(text: str) -> str:
+    """The reference's hash of a file's (BOM-free) text, memoised by text."""
+    return hash_text(text)
+
+
 def _hash_file(repo: GemstackRepo, path: str) -> str | None:
     """The reference's file hash of ``path``; ``None`` when it does not exist."""
     doc = repo.document(path)
@@ -158,7 +169,7 @@ def _hash_file(repo: GemstackRepo, path: str) -> str | None:
         raise ContextUnavailable(f"{path} cannot be read")
     if doc.has_bom:
         raise ContextUnavailable(BomError().args[0])
-    return hash_text(doc.text)
+    return _text_hash(doc.text)
 
 
 def aggregate_hash(repo: GemstackRepo, paths: Iterable[str]) -> str:
@@ -184,21 +195,36 @@ def closure_context_hash(context: Mapping[str, Any]) -> str:
     return sha256_hex(json_stringify(normalized))
 
 
-def _reference_items(
-    text: str, info: BlockKindInfo, rules: Callable[[BlockSource], BlockResult[T]], path: str
-) -> tuple[T, ...]:
-    """The items of the one block of ``info.kind`` as the reference reads it (none when absent);
-    raises ``ContextUnavailable`` where the reference throws."""
-    blocks: list[ReferenceBlock] = reference_blocks(text, info.kind)
+_RULES: dict[str, tuple[BlockKindInfo, Callable[[BlockSource], BlockResult[Any]]]] = {
+    test_matrix.KIND: (test_matrix.INFO, test_matrix.matrix_of),
+    test_bindings.KIND: (test_bindings.INFO, test_bindings.bindings_of),
+    closure_gates.KIND: (closure_gates.INFO, closure_gates.gates_of),
+}
+
+
+@per_text
+def _reference_outcome(path: str, text: str, kind: str) -> tuple[Any, ...] | str:
+    """The items of the one block of ``kind`` as the reference reads it (none when absent), or
+    the message of the error the reference throws; memoised by text."""
+    info, rules = _RULES[kind]
+    blocks: list[ReferenceBlock] = reference_blocks(text, kind)
     if not blocks:
         return ()
     if len(blocks) > 1:
-        raise ContextUnavailable(info.multiple_message.replace("{n}", str(len(blocks))))
+        return info.multiple_message.replace("{n}", str(len(blocks)))
     result = rules(read_reference_block(path, blocks[0], info))
     for f in result.findings:
         if f.code != "JSON_DUPLICATE_KEY":
-            raise ContextUnavailable(f.message)
+            return f.message
     return result.items
+
+
+def _reference_items(text: str, kind: str, path: str) -> tuple[Any, ...]:
+    """``_reference_outcome``'s items; raises ``ContextUnavailable`` where the reference throws."""
+    outcome = _reference_outcome(path, text, kind)
+    if isinstance(outcome, str):
+        raise ContextUnavailable(outcome)
+    return outcome
 
 
 def compute_closure_context(repo: GemstackRepo, feature: Feature, recorded: JsonObject | None = None) -> ClosureContext:
@@ -211,14 +237,14 @@ def compute_closure_context(repo: GemstackRepo, feature: Feature, recorded: Json
     spec = repo.document(feature.spec)
     if spec.text is None:
         raise ContextUnavailable(f"{feature.spec} cannot be read")
-    matrix = _reference_items(spec.text, test_matrix.INFO, test_matrix.matrix_of, feature.spec)
+    matrix: tuple[test_matrix.TestMatrixEntry, ...] = _reference_items(spec.text, test_matrix.KIND, feature.spec)
     plan = repo.document(feature.plan)
     bindings: tuple[test_bindings.TestBinding, ...] = ()
     if plan.exists:
         if plan.text is None:
             raise ContextUnavailable(f"{feature.plan} cannot be read")
-        bindings = _reference_items(plan.text, test_bindings.INFO, test_bindings.bindings_of, feature.plan)
-        _reference_items(plan.text, closure_gates.INFO, closure_gates.gates_of, feature.plan)
+        bindings = _reference_items(plan.text, test_bindings.KIND, feature.plan)
+        _reference_items(plan.text, closure_gates.KIND, feature.plan)
     tasks_doc = repo.document(feature.tasks)
     files: list[str] = []
     if tasks_doc.exists:
@@ -308,7 +334,7 @@ def feature_closure_findings(repo: GemstackRepo, feature: Feature, active: bool)
                 severity=severity,
             )
         ]
-    out = _schema_findings(feature, manifest)
+    out = _schema_findings(feature, closure_doc.text)
     if active and manifest.truthy:
         out.extend(_freshness_findings(repo, feature, manifest))
     out.extend(_contradiction_findings(repo, feature, manifest, severity))
@@ -333,9 +359,15 @@ def _missing(repo: GemstackRepo, feature: Feature, matrix: ReferenceBlock) -> Fi
     )
 
 
-def _schema_findings(feature: Feature, manifest: ClosureManifest) -> list[Finding]:
+@per_text
+def _schema_issues(text: str) -> tuple[SchemaIssue, ...]:
+    """closure.json's schema errors (memoised by text)."""
+    return tuple(schema_issues(parse_closure(text).root, load_schema(SCHEMA_NAME)))
+
+
+def _schema_findings(feature: Feature, text: str) -> list[Finding]:
     out = []
-    for issue in schema_issues(manifest.root, load_schema(SCHEMA_NAME)):
+    for issue in _schema_issues(text):
         where = ".".join(str(p) for p in issue.path) or "root"
         out.append(
             Finding(

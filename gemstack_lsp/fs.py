@@ -8,11 +8,68 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
+import subprocess
 import tempfile
 from pathlib import Path
 
-from gemstack_lsp.core.reader import MAX_ANALYSED_BYTES, DirEntry, FileContent, ReadStatus, normalize_relpath
+from gemstack_lsp.core.reader import (
+    MAX_ANALYSED_BYTES,
+    NON_GIT,
+    DirEntry,
+    FileContent,
+    ReadStatus,
+    RepositoryState,
+    normalize_relpath,
+)
+
+#: How long one Git query may take before its answer counts as unknown.
+GIT_TIMEOUT_SECONDS = 20.0
+
+
+def _git(root: Path, *args: str) -> str | None:
+    """The output of a read-only Git command run in ``root``; ``None`` when it fails.
+
+    ``--no-optional-locks`` (and ``GIT_OPTIONAL_LOCKS=0``) keep ``git status`` from refreshing
+    the index, so asking never writes to the repository.
+    """
+    git = shutil.which("git")
+    if git is None:
+        return None
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    try:
+        done = subprocess.run(
+            [git, "--no-optional-locks", *args],
+            cwd=root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=GIT_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", "replace")
+
+
+def git_repository_state(root: str | os.PathLike[str]) -> RepositoryState:
+    """The closure context's repository state of ``root``, as the reference computes it.
+
+    No ``.git`` entry at the root: ``non-git``. Otherwise ``git rev-parse HEAD`` and
+    ``git status --porcelain`` (clean when it prints nothing); when either fails, both are
+    unknown (``{git, null, null}``), as in the reference.
+    """
+    base = Path(root)
+    if not os.path.lexists(base / ".git"):
+        return NON_GIT
+    head = _git(base, "rev-parse", "HEAD")
+    status = _git(base, "status", "--porcelain") if head is not None else None
+    if head is None or status is None:
+        return RepositoryState("git")
+    return RepositoryState("git", head.strip(), not status.strip())
 
 
 class DiskReader:
@@ -25,6 +82,10 @@ class DiskReader:
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root).resolve()
+
+    def repository_state(self) -> RepositoryState:
+        """The Git state of the root (read-only: see ``git_repository_state``)."""
+        return git_repository_state(self.root)
 
     def _resolve(self, relpath: str) -> tuple[Path, FileContent | None]:
         rel = normalize_relpath(relpath)

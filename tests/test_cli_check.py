@@ -32,8 +32,26 @@ def broken_repo(tmp_path: Path) -> Path:
 
 
 def _documents_family(code: str) -> bool:
-    """Codes of this area (the capsule and cost checks have their own tests)."""
-    return CATALOGUE[code].family not in ("capsule", "cost")
+    """Codes of this area (the capsule, closure and cost checks have their own tests)."""
+    return CATALOGUE[code].family not in ("capsule", "closure", "cost")
+
+
+def add_fresh_closure(root: Path, feature: str = "specs/009-context-capsule") -> None:
+    """Write the closure evidence `gemstack collect` would write for ``feature`` now (VERIFIED)."""
+    from gemstack_lsp.core.closure import compute_closure_context
+    from gemstack_lsp.core.repo import GemstackRepo
+    from gemstack_lsp.fs import DiskReader
+
+    repo = GemstackRepo(str(root), DiskReader(root))
+    fresh = compute_closure_context(repo, repo.feature_of(feature + "/spec.md"))  # type: ignore[arg-type]
+    manifest = {
+        "schema": "gemstack-closure",
+        "version": 1,
+        "feature": feature,
+        "status": "VERIFIED",
+        "closure_context": {"closure_context_hash": fresh.hash, "repository_type": fresh.repository.type},
+    }
+    (root / feature / "closure.json").write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -42,10 +60,26 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_clean_fixture_repository_exits_zero(
+def test_the_fixture_fails_as_the_reference_verify_does(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The active feature 009 has a test matrix and no closure.json: the reference's verify exits 1.
     monkeypatch.chdir(REFERENCE_REPO)
+    code, out, _ = run(capsys, "--format", "json")
+    assert code == 1
+    errors = [f for f in json.loads(out)["findings"] if f["severity"] == "error"]
+    assert [(f["code"], f["path"]) for f in errors] == [
+        ("CLOSURE_MANIFEST_MISSING", "specs/009-context-capsule/spec.md")
+    ]
+
+
+def test_clean_fixture_repository_exits_zero(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = tmp_path / "repo"
+    shutil.copytree(REFERENCE_REPO, root)
+    add_fresh_closure(root)
+    monkeypatch.chdir(root)
     code, out, _ = run(capsys)
     assert code == 0, out
     assert re.fullmatch(
@@ -128,6 +162,7 @@ def test_exit_zero(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monke
 def test_paths_narrow_the_report(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, broken_repo: Path
 ) -> None:
+    add_fresh_closure(broken_repo)
     monkeypatch.chdir(broken_repo)
     code, out, _ = run(capsys, "--format", "json", "specs/009-context-capsule")
     assert code == 0

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.blocks.contracts import FrozenContract, Violation, compare_phase, effective_contracts
-from gemstack_lsp.core.findings import Finding, Fix, Related, TextEdit
+from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit
 from gemstack_lsp.core.hashing import hash_text
-from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, parse_json
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.reader import ReadStatus
 from gemstack_lsp.core.repo import FEATURE_DOCS, Document, Feature, GemstackRepo
@@ -77,6 +77,40 @@ def artifact_findings(doc: Document) -> list[Finding]:
     return out
 
 
+#: JSON files Gemstack reads that have no finding code of their own, and how bad a syntax error
+#: in each is: the reference's verify fails on an unreadable ``.gemstack/manifest.json`` (stage 1)
+#: and ``amendments.json`` (``AMENDMENT_FILE_INVALID``), and only warns on ``package.json``.
+REPOSITORY_JSON_FILES: tuple[tuple[str, Severity | None], ...] = (
+    ("package.json", Severity.WARNING),
+    (".gemstack/manifest.json", None),
+)
+FEATURE_JSON_FILES: tuple[tuple[str, Severity | None], ...] = (("amendments.json", None),)
+
+
+def json_file_findings(repo: GemstackRepo, path: str, severity: Severity | None = None) -> list[Finding]:
+    """JSON_SYNTAX_ERROR at the offending token of a JSON file Gemstack reads, and its repeated keys.
+
+    A byte-order mark is a syntax error too (``JSON.parse`` refuses it). Nothing when the file
+    does not exist or cannot be read (the latter is another finding).
+    """
+    doc = repo.document(path)
+    if doc.text is None:
+        return []
+    name = path.rsplit("/", 1)[-1]
+    if doc.has_bom:
+        message = f"{name} is not valid JSON: it starts with a UTF-8 byte-order mark, which JSON.parse refuses."
+        return [Finding("JSON_SYNTAX_ERROR", message, path, Span(0, 0), severity=severity)]
+    result = parse_json(doc.text)
+    out = [
+        Finding("JSON_SYNTAX_ERROR", f"{name} is not valid JSON: {err.message}", path, err.span, severity=severity)
+        for err in result.errors
+    ]
+    for dup in result.duplicate_keys:
+        message = f'Duplicate key "{dup.key.value}" in {name}: JSON.parse keeps only its last value.'
+        out.append(Finding("JSON_DUPLICATE_KEY", message, path, dup.key.span))
+    return out
+
+
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
     """Every documents finding of the repository.
 
@@ -91,12 +125,22 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
 
 
 def repository_findings(repo: GemstackRepo) -> list[Finding]:
-    """The findings of state.json: readable, sound, and its frozen hashes still matching."""
-    return [
-        *artifact_findings(repo.document(STATE_PATH)),
-        *state_findings(repo),
-        *frozen_artifact_findings(repo),
-    ]
+    """The findings of what belongs to no feature: state.json (readable, sound, its frozen
+    hashes still matching) and the repository's other JSON files."""
+    findings: list[Finding] = []
+    for path, severity in REPOSITORY_JSON_FILES:
+        findings.extend(_contained(path, functools.partial(json_file_findings, repo, path, severity)))
+    findings.extend(
+        _contained(
+            STATE_PATH,
+            lambda: [
+                *artifact_findings(repo.document(STATE_PATH)),
+                *state_findings(repo),
+                *frozen_artifact_findings(repo),
+            ],
+        )
+    )
+    return findings
 
 
 def _contained(path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:
@@ -132,13 +176,17 @@ def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
             findings.extend(parse_tasks(doc.text).findings(doc.path, doc.text))
     findings.extend(contract_findings(feature, blocks, texts))
     findings.extend(binding_findings(blocks))
+    for name, severity in FEATURE_JSON_FILES:
+        findings.extend(json_file_findings(repo, feature.file(name), severity))
     return findings
 
 
 def contract_findings(feature: Feature, blocks: dict[str, DocumentBlocks], texts: dict[str, str]) -> list[Finding]:
     """FROZEN_CONTRACT_VIOLATION: plan.md against spec.md, tasks.md against spec.md plus plan.md's additions.
 
-    The fingerprint is the reference's: subject = contract id, phase = plan or tasks, location =
+    Each downstream document's ``gemstack-contracts`` and ``gemstack-inherited-contracts`` blocks
+    are compared on their own, the same way (the reference reads only the first). The
+    fingerprint is the reference's: subject = contract id, phase = plan or tasks, location =
     the repository-relative path of the contradicting document.
     """
     spec = blocks.get("spec.md")
@@ -146,18 +194,20 @@ def contract_findings(feature: Feature, blocks: dict[str, DocumentBlocks], texts
         return []
     spec_items = spec.contracts.items
     plan = blocks.get("plan.md")
-    plan_items = plan.contracts.items if plan is not None else ()
+    plan_items = plan.contract_items if plan is not None else ()
     out: list[Finding] = []
     origin: dict[int, str] = {id(c): "spec.md" for c in spec_items}
     origin.update({id(c): "plan.md" for c in plan_items if id(c) not in origin})
-    comparisons: list[tuple[str, list[Violation]]] = []
+    comparisons: list[tuple[str, str, list[Violation]]] = []
     if plan is not None:
-        comparisons.append(("plan.md", compare_phase(spec_items, plan_items, "plan")))
+        for result in (plan.contracts, plan.inherited_contracts):
+            comparisons.append(("plan.md", result.kind, compare_phase(spec_items, result.items, "plan")))
     tasks = blocks.get("tasks.md")
     if tasks is not None:
         upstream = effective_contracts(spec_items, plan_items)
-        comparisons.append(("tasks.md", compare_phase(upstream, tasks.contracts.items, "tasks")))
-    for name, violations in comparisons:
+        for result in (tasks.contracts, tasks.inherited_contracts):
+            comparisons.append(("tasks.md", result.kind, compare_phase(upstream, result.items, "tasks")))
+    for name, kind, violations in comparisons:
         path = feature.file(name)
         for v in violations:
             up_name = origin.get(id(v.upstream), "spec.md")
@@ -172,7 +222,7 @@ def contract_findings(feature: Feature, blocks: dict[str, DocumentBlocks], texts
                     phase=v.phase,
                     fixes=_restore_fixes(v, path, texts.get(up_name)),
                     related=(Related(up_path, v.upstream.id_span, f'"{v.contract_id}" is frozen here, in {up_name}'),),
-                    data={"violationType": v.violation_type, "delta": dict(v.delta)},
+                    data={"violationType": v.violation_type, "delta": dict(v.delta), "block": kind},
                 )
             )
     return out

@@ -339,7 +339,10 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "cost",
         "The provider is not allowed in this environment tier.",
-        "Defined by the Upgrade C seed; the reference never produces it.",
+        'The test and ci tiers run only MOCK providers (seed section 11, "Mock Required"): the '
+        "ProviderCapabilityGate refuses a LOCAL provider there (a commercial one gets ENV_COMMERCIAL_DENIED). "
+        "A gate decision (gate evaluate, hover), not a finding: it depends on the tier of the run. The reference "
+        "never produces it.",
     ),
     _c(
         "LEGACY_NO_PROVIDERS_DECLARED",
@@ -502,32 +505,50 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         B,
         False,
         "closure",
-        "closure.json does not exist.",
-        "The feature declares a test matrix but has no closure evidence; run `gemstack collect`.",
+        "The active feature has no closure.json.",
+        "The active feature's spec.md declares a gemstack-test-matrix, so `gemstack verify` requires its "
+        "mechanical closure evidence, specs/<feature>/closure.json; run `gemstack collect`. Reported on the "
+        "spec's test matrix.",
     ),
     _c(
         "CLOSURE_MANIFEST_INVALID",
         B,
         False,
         "closure",
-        "closure.json cannot be parsed.",
-        "The closure manifest must be valid JSON.",
+        "closure.json cannot be parsed, or does not match its schema.",
+        "closure.json must be valid JSON (an error: `gemstack verify` stops there). A manifest that parses but "
+        "does not match the gemstack-closure v1 schema is a warning: the reference reads only its "
+        "closure_context and status.",
     ),
     _c(
         "CLOSURE_EVIDENCE_STALE",
         B,
         False,
         "closure",
-        "Closure evidence no longer matches its inputs.",
-        "The closure context hash recorded in closure.json differs from the current one.",
+        "The closure evidence no longer matches the feature.",
+        "closure_context.closure_context_hash differs from the one recomputed now from spec.md, plan.md, "
+        "tasks.md, the acceptance matrix, the bound test files, the tasks' files, package.json and the Git "
+        "commit and cleanliness of the working tree. Any new commit makes committed evidence stale; run "
+        "`gemstack collect` again. Checked for the active feature only.",
     ),
     _c(
         "CLOSURE_NOT_VERIFIED",
         B,
         False,
         "closure",
-        "closure.json is not VERIFIED.",
-        "The closure manifest status must be VERIFIED or VERIFIED_WITH_EXCEPTIONS.",
+        "closure.json is fresh but not VERIFIED.",
+        "The evidence matches the feature but its status is neither VERIFIED nor VERIFIED_WITH_EXCEPTIONS "
+        "(collect writes BLOCKED, with the blockers). Checked for the active feature only.",
+    ),
+    _c(
+        "CLOSURE_EVIDENCE_CONTRADICTED",
+        B,
+        False,
+        "closure",
+        "closure.json says VERIFIED but its feature says otherwise.",
+        "A VERIFIED closure while tasks.md still has unchecked tasks, while its own canonical_summary counts "
+        "fewer passed than required tests, or recording another feature's evidence. An error for the active "
+        "feature, a warning for the others (this project's check; the reference has none).",
     ),
     # --- Documents and repository model (this project) --------------------------------------
     _c(
@@ -545,8 +566,12 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         B,
         False,
         "documents",
-        "The JSON is not valid.",
-        "Strict JSON: no comments, no trailing commas, no NaN or Infinity, double-quoted strings.",
+        "A JSON file Gemstack reads is not valid JSON.",
+        "At the offending token of package.json (a warning, as the reference's verify warns), "
+        ".gemstack/manifest.json and specs/<feature>/amendments.json: strict JSON, no comments, no trailing "
+        "commas, no NaN or Infinity, double-quoted strings, no byte-order mark. Files with a code of their own "
+        "report their syntax errors under it: a block's parse code (CONTRACT_PARSE_ERROR, ...), STATE_INVALID, "
+        "COST_LEDGER_INVALID, PROVIDER_REGISTRY_INVALID, CONTEXT_CAPSULE_INVALID, CLOSURE_MANIFEST_INVALID.",
     ),
     _c(
         "JSON_DUPLICATE_KEY",

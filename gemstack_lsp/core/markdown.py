@@ -36,6 +36,7 @@ BLOCK_KINDS = (
     "gemstack-closure-gates",
     "gemstack-billable-actions",
     "gemstack-capabilities",
+    "gemstack-inherited-contracts",
 )
 
 #: The kinds the reference gemstack CLI itself extracts.
@@ -206,8 +207,9 @@ def _lines(text: str) -> tuple[tuple[int, int], ...]:
 
 #: The characters a heading, fence, HTML block, thematic break or list item can start with.
 _BLOCK_START_CHARS = frozenset("#`~<*_-+=0123456789")
-#: A setext heading underline of "=" (a "-" underline is caught as a thematic break: same effect here).
-_SETEXT_EQ = re.compile(r"=+[ \t]*$")
+#: A setext heading underline: a run of "=" or of "-" (any length, even one) under a paragraph.
+#: It turns the paragraph into a heading, so what follows is no paragraph continuation.
+_SETEXT = re.compile(r"(?:=+|-+)[ \t]*$")
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _THEMATIC = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
 _FENCE_OPEN = re.compile(r"(`{3,})(?!.*`)|(~{3,})")
@@ -505,6 +507,8 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
                 cur.advance(1, False)
                 if cur.peek(cur.offset) in (" ", "\t") and cur.peek(cur.offset):
                     cur.advance(1, True)
+                for c in stack:  # a nested container is content of every enclosing one
+                    c.has_content = True
                 stack.append(_Container("blockquote"))
                 depth += 1
                 interrupts = lazy_possible = False
@@ -513,7 +517,7 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
             if ch not in _BLOCK_START_CHARS:
                 break
             rest = s[nn:]
-            if _ATX.match(rest) or (interrupts and _SETEXT_EQ.match(rest)):
+            if _ATX.match(rest) or (interrupts and _SETEXT.match(rest)):
                 leaf = "heading"
                 break
             m = _FENCE_OPEN.match(rest)
@@ -558,6 +562,8 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
                     del stack[depth:]
                     started = True
                 blank_item = not s[cur.offset :].strip(" \t")
+                for c in stack:
+                    c.has_content = True
                 stack.append(_Container("list item", width, blank_start=blank_item))
                 depth += 1
                 interrupts = lazy_possible = False

@@ -49,8 +49,35 @@ class DirEntry:
     is_symlink: bool = False
 
 
+@dataclass(frozen=True)
+class RepositoryState:
+    """The version-control state of a repository root, as the reference's closure context records it.
+
+    ``type`` is ``"git"`` when the root holds a ``.git`` entry, else ``"non-git"`` (with
+    ``commit`` and ``working_tree_clean`` both ``None``). In a Git repository ``commit`` is
+    ``git rev-parse HEAD`` and ``working_tree_clean`` whether ``git status --porcelain`` prints
+    nothing; either is ``None`` when Git could not tell. ``known`` is False when the reader
+    could not ask Git at all (the values are then a best guess, see ``repository_state_of``).
+    """
+
+    type: str
+    commit: str | None = None
+    working_tree_clean: bool | None = None
+    known: bool = True
+
+    def to_json(self) -> dict[str, str | bool | None]:
+        return {"type": self.type, "commit": self.commit, "working_tree_clean": self.working_tree_clean}
+
+
+NON_GIT = RepositoryState("non-git")
+
+
 class Reader(Protocol):
-    """Read-only access to one repository's files."""
+    """Read-only access to one repository's files.
+
+    A reader may also offer ``repository_state() -> RepositoryState`` (the disk reader asks
+    Git); ``repository_state_of`` falls back to reading ``.git`` through ``read`` otherwise.
+    """
 
     def read(self, path: str) -> FileContent:
         """The bytes of the file at a repository-relative path."""
@@ -111,6 +138,44 @@ def _list_from_paths(paths: Iterable[str], directory: str) -> list[DirEntry] | N
     return [entries[k] for k in sorted(entries)]
 
 
+def _git_commit_from_files(reader: Reader) -> str | None:
+    """HEAD's commit read from ``.git`` files through the reader (no Git process), if it can be."""
+    head = reader.read(".git/HEAD")
+    if not head.ok or head.data is None:
+        return None
+    text = head.data.decode("utf-8", "replace").strip()
+    if not text.startswith("ref:"):
+        return text or None
+    ref = text[4:].strip()
+    loose = reader.read(f".git/{ref}")
+    if loose.ok and loose.data is not None:
+        return loose.data.decode("utf-8", "replace").strip() or None
+    packed = reader.read(".git/packed-refs")
+    if packed.ok and packed.data is not None:
+        for line in packed.data.decode("utf-8", "replace").splitlines():
+            sha, _, name = line.partition(" ")
+            if name.strip() == ref:
+                return sha.strip() or None
+    return None
+
+
+def repository_state_of(reader: Reader) -> RepositoryState:
+    """The repository state the reader reports, else what its files tell.
+
+    Without a ``repository_state`` method: no ``.git`` at the root is ``non-git``; otherwise
+    the commit is read from ``.git/HEAD`` and its ref, and whether the tree is clean stays
+    unknown (``known`` False).
+    """
+    ask = getattr(reader, "repository_state", None)
+    if callable(ask):
+        state = ask()
+        if isinstance(state, RepositoryState):
+            return state
+    if reader.read(".git").status is ReadStatus.MISSING:
+        return NON_GIT
+    return RepositoryState("git", _git_commit_from_files(reader), None, known=False)
+
+
 class OverlayReader:
     """A reader that answers from open editor buffers first, then from a base reader."""
 
@@ -128,6 +193,18 @@ class OverlayReader:
         if text is not None:
             return FileContent(path, ReadStatus.OK, text.encode("utf-8", "surrogatepass"), from_buffer=True)
         return self._base.read(path)
+
+    def repository_state(self) -> RepositoryState:
+        """The base's state; a buffer that differs from the file it stands for makes the tree dirty
+        (as it would be once saved)."""
+        state = repository_state_of(self._base)
+        if state.type != "git" or state.working_tree_clean is not True:
+            return state
+        for path, text in self._buffers.items():
+            on_disk = self._base.read(path)
+            if not on_disk.ok or on_disk.data != text.encode("utf-8", "surrogatepass"):
+                return RepositoryState(state.type, state.commit, False, state.known)
+        return state
 
     def list_dir(self, path: str) -> list[DirEntry] | None:
         path = normalize_relpath(path)

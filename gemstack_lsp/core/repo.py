@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from gemstack_lsp.core.reader import FileContent, Reader, ReadStatus, normalize_relpath
+from gemstack_lsp.core.reader import (
+    FileContent,
+    Reader,
+    ReadStatus,
+    RepositoryState,
+    normalize_relpath,
+    repository_state_of,
+)
 from gemstack_lsp.core.state import GemstackState, active_feature_of, parse_state
 from gemstack_lsp.core.text import SourceText, decode_utf8
 
@@ -99,6 +106,7 @@ class GemstackRepo:
     #: Memoised ``state()`` and ``active_feature()`` (a one-element list once computed).
     _state: list[GemstackState | None] = field(default_factory=list, init=False, repr=False)
     _active: list[Feature | None] = field(default_factory=list, init=False, repr=False)
+    _repository: list[RepositoryState] = field(default_factory=list, init=False, repr=False)
 
     def document(self, path: str) -> Document:
         """The file at a repository-relative path, read and decoded once per snapshot."""
@@ -133,6 +141,12 @@ class GemstackRepo:
         if not self._active:
             self._active.append(active_feature_of(self))
         return self._active[0]
+
+    def repository_state(self) -> RepositoryState:
+        """The root's version-control state (for closure evidence), asked once per snapshot."""
+        if not self._repository:
+            self._repository.append(repository_state_of(self.reader))
+        return self._repository[0]
 
     def feature_of(self, path: str) -> Feature | None:
         """The feature a repository-relative path belongs to, if any."""

@@ -91,8 +91,16 @@ def feature_checks() -> list[tuple[str, FeatureCheck]]:
 
     return [
         ("documents", lambda repo, feature, options: documents.feature_findings(repo, feature)),
+        ("closure", _closure_findings),
         ("capsule", verify.feature_capsule_findings),
     ]
+
+
+def _closure_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> list[Finding]:
+    from gemstack_lsp.core import closure
+
+    active = repo.active_feature()
+    return closure.feature_closure_findings(repo, feature, active is not None and active.name == feature.name)
 
 
 def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResult:

@@ -25,7 +25,15 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
-from gemstack_lsp.core.reader import DirEntry, FileContent, Reader, ReadStatus, normalize_relpath
+from gemstack_lsp.core.reader import (
+    DirEntry,
+    FileContent,
+    Reader,
+    ReadStatus,
+    RepositoryState,
+    normalize_relpath,
+    repository_state_of,
+)
 from gemstack_lsp.core.repo import Document, decode_document
 from gemstack_lsp.core.text import SourceText
 
@@ -38,6 +46,10 @@ _RACY_NS = 2_000_000_000
 
 #: The dependency key of a directory listing (a path can never start with NUL).
 LISTING = "\0ls:"
+#: The dependency key of the repository's version-control state (closure evidence reads it).
+REPOSITORY_STATE = "\0git"
+#: Git is asked again after this many seconds (commits are not file events a client reports).
+REPOSITORY_STATE_TTL = 10.0
 
 StatKey = tuple[int, int, int, int]
 
@@ -66,6 +78,7 @@ class FileStore:
         #: Path -> what ``lstat`` said when it was last read (``None``: absent or not plain),
         #: for ``sweep``: a small tuple per path ever read.
         self._seen: dict[str, StatKey | None] = {}
+        self._repository: tuple[float, RepositoryState] | None = None
         #: Path (or listing key) -> the revision at which it last changed (0: never seen change).
         self._changed_at: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -108,6 +121,7 @@ class FileStore:
                 self._recent.clear()
                 self._listings.clear()
                 self._seen.clear()
+                self._repository = None
                 changed = list(self._changed_at)
                 for key in changed:
                     self._changed_at[key] = revision
@@ -231,12 +245,30 @@ class FileStore:
         """How many documents the store holds (buffers, their previous versions, recent reads)."""
         return len(self._buffers) + len(self._previous) + len(self._recent)
 
+    def repository_state(self) -> RepositoryState:
+        """The repository's Git state, asked again after ``REPOSITORY_STATE_TTL`` seconds."""
+        now = time.monotonic()
+        cached = self._repository
+        if cached is None or now - cached[0] > REPOSITORY_STATE_TTL:
+            cached = self._repository = (now, repository_state_of(self._disk))
+            with self._lock:
+                self._changed_at.setdefault(REPOSITORY_STATE, 0)
+        return cached[1]
+
     def sweep(self) -> list[str]:
         """The paths read before whose ``lstat`` differs now: for clients that cannot watch
-        files, a change made by another tool is found by looking (one ``lstat`` per path)."""
+        files, a change made by another tool is found by looking (one ``lstat`` per path).
+        The Git state, once asked for, is asked again and reported when it moved."""
         with self._lock:
             seen = list(self._seen.items())
-        return [rel for rel, key in seen if self._raw_key(rel) != key]
+        changed = [rel for rel, key in seen if self._raw_key(rel) != key]
+        cached = self._repository
+        if cached is not None and time.monotonic() - cached[0] > REPOSITORY_STATE_TTL:
+            fresh = repository_state_of(self._disk)
+            self._repository = (time.monotonic(), fresh)
+            if fresh != cached[1]:
+                changed.append(REPOSITORY_STATE)
+        return changed
 
     def _raw_key(self, rel: str) -> StatKey | None:
         if self._root is None:

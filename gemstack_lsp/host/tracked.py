@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from typing import TypeVar
 
-from gemstack_lsp.core.reader import DirEntry, FileContent, normalize_relpath
+from gemstack_lsp.core.reader import DirEntry, FileContent, RepositoryState, normalize_relpath
 from gemstack_lsp.core.repo import SPECS_DIR, Document, Feature, GemstackRepo
 from gemstack_lsp.core.state import GemstackState
-from gemstack_lsp.host.files import FileStore, listing_key
+from gemstack_lsp.host.files import REPOSITORY_STATE, FileStore, listing_key
 
 T = TypeVar("T")
 
@@ -47,6 +47,9 @@ class _TrackingReader:
 
     def list_dir(self, path: str) -> list[DirEntry] | None:
         return self._repo.list_dir(path)
+
+    def repository_state(self) -> RepositoryState:
+        return self._repo.repository_state()
 
 
 class SnapshotRepo(GemstackRepo):
@@ -132,6 +135,23 @@ class SnapshotRepo(GemstackRepo):
 
     def active_feature(self) -> Feature | None:
         return self._fact("active", lambda: GemstackRepo.active_feature(self))
+
+    def repository_state(self) -> RepositoryState:
+        """Git's view of the working tree, where a buffer that differs from its file makes the
+        tree dirty (as it would be once saved)."""
+        return self._fact("repository", self._repository_state)
+
+    def _repository_state(self) -> RepositoryState:
+        self._note(REPOSITORY_STATE)
+        state = self._store.repository_state()
+        if state.type != "git" or state.working_tree_clean is not True:
+            return state
+        for rel, doc in self._buffer_docs.items():
+            self._note(rel)
+            on_disk = self._store.disk_document(rel)
+            if not on_disk.content.ok or on_disk.data != doc.data:
+                return RepositoryState(state.type, state.commit, False, state.known)
+        return state
 
 
 def _buffer_entries(buffers: Mapping[str, Document], directory: str) -> list[DirEntry]:

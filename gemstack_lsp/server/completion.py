@@ -62,6 +62,7 @@ BLOCK_DESCRIPTIONS = {
     "gemstack-closure-gates": "Project closure gates, package scripts (plan.md).",
     "gemstack-billable-actions": "Billable provider actions (declared in spec.md, bound in plan.md).",
     "gemstack-capabilities": "A provider registry: providers and the capabilities they declare.",
+    "gemstack-inherited-contracts": "The spec's frozen contracts restated by the plan (Gemstack 2.0, plan.md).",
 }
 
 _CONTRACT_TYPES = ["ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE", "BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"]
@@ -106,6 +107,8 @@ SNIPPETS: dict[str, tuple[str, str]] = {
         '  "capabilities": ["${3:inference.generate_text}"]\n}',
     ),
 }
+#: An inherited contract restates a spec contract in the same shape.
+SNIPPETS["gemstack-inherited-contracts"] = ("Inherited contract", SNIPPETS["gemstack-contracts"][1])
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,7 @@ def contract_section(ctx: HoverContext) -> str | None:
     lines.append(f"- declared in `{_line(ctx.repo, ctx.feature.spec, contract.id_span.start)}`")
     for path in (ctx.feature.plan, ctx.feature.tasks):
         other = _blocks(ctx.repo, path)
-        again = next((c for c in other.contracts.items if c.id == contract.id), None) if other else None
+        again = next((c for c in other.contract_items if c.id == contract.id), None) if other else None
         if again is None:
             continue
         agree = _contract_claim(again) == _contract_claim(contract)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
+from gemstack_lsp.core.blocks.contracts import CONTRACT_KINDS
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, iter_nodes, parse_json
 from gemstack_lsp.core.reader import normalize_relpath
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, Feature, GemstackRepo
@@ -109,7 +110,7 @@ def _block_occurrences(path: str, text: str) -> Iterator[Occurrence]:
                 continue
 
             kind = block.kind
-            if kind == "gemstack-contracts" and (s := _str(item, "id")):
+            if kind in CONTRACT_KINDS and (s := _str(item, "id")):
                 yield Occurrence(path, s.span, "contract", s.value, True)
             elif kind == "gemstack-test-matrix" and (s := _str(item, "id")):
                 yield Occurrence(path, s.span, "test", s.value, True)

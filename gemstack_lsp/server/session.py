@@ -26,6 +26,9 @@ from gemstack_lsp.server.settings import Settings
 #: Files outside specs/ and .gemstack/ that analysis reads (by base name).
 GEMSTACK_ARTIFACTS = frozenset({LEDGER_NAME, CAPSULE_NAME, CLOSURE_NAME})
 
+#: Seconds the Git state of a root (for closure evidence) is reused before Git is asked again.
+REPOSITORY_STATE_TTL = 10.0
+
 #: Glob patterns for the file watchers the server registers.
 WATCHED_GLOBS = (
     "**/specs/**",

@@ -49,6 +49,7 @@ ID_KEYS = {
     "gemstack-closure-gates": "id",
     "gemstack-billable-actions": "id",
     "gemstack-capabilities": "provider_id",
+    "gemstack-inherited-contracts": "id",
 }
 
 #: The item kind of each block, and the keys whose values make its detail.
@@ -59,6 +60,7 @@ _ITEM_KIND = {
     "gemstack-closure-gates": ("gate", ("type", "requirement")),
     "gemstack-billable-actions": ("action", ("category", "capability_id")),
     "gemstack-capabilities": ("provider", ("type",)),
+    "gemstack-inherited-contracts": ("contract", ("type",)),
 }
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")

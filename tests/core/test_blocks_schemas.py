@@ -35,7 +35,7 @@ def properties(node: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
             yield from properties(value)
 
 
-@pytest.mark.parametrize("name", MINE)
+@pytest.mark.parametrize("name", [*MINE, "gemstack-inherited-contracts", "gemstack-closure"])
 def test_schema_is_valid_and_every_property_is_documented(name: str) -> None:
     schema = load_schema(name)
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -326,3 +326,52 @@ def test_a_non_free_capability_of_a_mock_provider_is_commercial_for_the_tier() -
         golden_ledger(),
     )
     assert (decision.authorized, decision.reason_code) == (False, "ENV_COMMERCIAL_DENIED")
+
+
+def _local_registry() -> ProviderRegistry:
+    providers = {
+        "ollama-local": {"type": "LOCAL", "capabilities": ["inference.generate_text"]},
+        "mock-local": {"type": "MOCK", "capabilities": ["inference.generate_text"]},
+    }
+    parsed = providers_object(parse_json(json.dumps({"providers": providers})).value)
+    assert parsed is not None
+    return build_registry(declarations_from_map(parsed, "cost-ledger.json", "ledger"))
+
+
+@pytest.mark.parametrize(
+    ("provider", "tier", "reason"),
+    [
+        ("ollama-local", "test", "PROVIDER_DISALLOWED_IN_ENV"),
+        ("ollama-local", "ci", "PROVIDER_DISALLOWED_IN_ENV"),
+        ("ollama-local", "development", "CAPABILITY_VERIFIED"),
+        ("ollama-local", "production", "CAPABILITY_VERIFIED"),
+        ("mock-local", "test", "CAPABILITY_VERIFIED"),
+        ("mock-local", "ci", "CAPABILITY_VERIFIED"),
+    ],
+)
+def test_test_and_ci_run_only_mock_providers(provider: str, tier: str, reason: str) -> None:
+    # Seed section 11: test and ci require mocks; a LOCAL provider is not allowed there (seed 8.2,
+    # step 2). The reference never denies a LOCAL provider (a deliberate difference).
+    decision = evaluate_provider_capability(
+        CapabilityRequest(provider, "inference.generate_text", tier), _local_registry()
+    )
+    assert decision.reason_code == reason
+    if reason == "PROVIDER_DISALLOWED_IN_ENV":
+        assert not decision.authorized
+        assert decision.message == (
+            f'Provider "ollama-local" (LOCAL) is not allowed in {tier} environment: {tier} runs only MOCK providers.'
+        )
+
+
+def test_a_chain_moves_past_a_disallowed_local_provider_to_a_mock() -> None:
+    result = evaluate_chain(
+        "summarize",
+        ["ollama-local", "mock-local"],
+        "inference.generate_text",
+        _local_registry(),
+        golden_ledger(),
+        GatePolicy(),
+        environment="test",
+    )
+    assert result.candidates[0].decision.reason_code == "PROVIDER_DISALLOWED_IN_ENV"
+    assert result.selected == 1

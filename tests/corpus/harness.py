@@ -59,7 +59,7 @@ class Case:
 
 
 #: The check families other than the documents check (left out of the comparison).
-OTHER_FAMILIES = frozenset({"capsule", "cost"})
+OTHER_FAMILIES = frozenset({"capsule", "closure", "cost"})
 #: Codes of the cost family that the documents check reports (block parsing).
 BLOCK_CODES_OF_COST = frozenset({"BILLABLE_ACTIONS_INVALID", "CAPABILITIES_INVALID"})
 

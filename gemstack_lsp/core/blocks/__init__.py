@@ -19,6 +19,7 @@ from gemstack_lsp.core.blocks.billable_actions import BillableAction, parse_bill
 from gemstack_lsp.core.blocks.capabilities import CapabilityDeclaration, parse_capabilities
 from gemstack_lsp.core.blocks.closure_gates import ClosureGate, parse_closure_gates
 from gemstack_lsp.core.blocks.contracts import FrozenContract, parse_contracts
+from gemstack_lsp.core.blocks.inherited_contracts import parse_inherited_contracts
 from gemstack_lsp.core.blocks.test_bindings import TestBinding, parse_test_bindings
 from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry, parse_test_matrix
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
@@ -45,6 +46,8 @@ class DocumentBlocks:
     billable_actions: BlockResult[BillableAction]
     capabilities: BlockResult[CapabilityDeclaration]
     fence_findings: tuple[Finding, ...]
+    #: The contracts a Gemstack 2.0 plan restates (``gemstack-inherited-contracts``).
+    inherited_contracts: BlockResult[FrozenContract]
 
     @property
     def results(self) -> tuple[BlockResult[Any], ...]:
@@ -55,7 +58,14 @@ class DocumentBlocks:
             self.closure_gates,
             self.billable_actions,
             self.capabilities,
+            self.inherited_contracts,
         )
+
+    @property
+    def contract_items(self) -> tuple[FrozenContract, ...]:
+        """Every contract the document states: its own (``gemstack-contracts``), then the ones it
+        restates as inherited (``gemstack-inherited-contracts``)."""
+        return self.contracts.items + self.inherited_contracts.items
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -156,6 +166,13 @@ def blocks_of(path: str, text: str) -> DocumentBlocks:
         ),
         capabilities=_guarded("gemstack-capabilities", path, parse_capabilities, text, of("gemstack-capabilities")),
         fence_findings=fence_findings(path, text),
+        inherited_contracts=_guarded(
+            "gemstack-inherited-contracts",
+            path,
+            parse_inherited_contracts,
+            text,
+            of("gemstack-inherited-contracts"),
+        ),
     )
 
 

@@ -52,7 +52,11 @@ class ClosureGate:
 
 def parse_closure_gates(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[ClosureGate]:
     """The closure gates of one document (the reference reads them from plan.md)."""
-    src = read_block(path, text, INFO, fences)
+    return gates_of(read_block(path, text, INFO, fences))
+
+
+def gates_of(src: BlockSource) -> BlockResult[ClosureGate]:
+    """The reference's rules over a located gates block (``read_block`` or ``read_reference_block``)."""
     return array_items(src, "GATES_PARSE_ERROR", "gemstack-closure-gates must be a JSON array", _check_item)
 
 

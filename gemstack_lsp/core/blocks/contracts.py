@@ -35,6 +35,8 @@ from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
 KIND = "gemstack-contracts"
+#: The block kinds that declare contracts: a phase's own, and the ones it inherits (Gemstack 2.0).
+CONTRACT_KINDS = (KIND, "gemstack-inherited-contracts")
 
 INFO = BlockKindInfo(
     KIND,
@@ -112,7 +114,7 @@ def parse_contracts(path: str, text: str, fences: Sequence[Fence] | None = None)
 
 def contracts_of(src: BlockSource) -> BlockResult[FrozenContract]:
     """The reference's rules over a located contracts block (``read_block`` or ``read_reference_block``)."""
-    message = "gemstack-contracts content must be a JSON array of contract objects"
+    message = f"{src.info.kind} content must be a JSON array of contract objects"
     return array_items(src, "CONTRACT_INVALID_SHAPE", message, _check_item)
 
 

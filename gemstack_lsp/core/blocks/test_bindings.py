@@ -64,7 +64,11 @@ def parse_test_bindings(
     canonical_ids: Collection[str] | None = None,
 ) -> BlockResult[TestBinding]:
     """The test bindings of one document (the reference reads them from plan.md)."""
-    src = read_block(path, text, INFO, fences)
+    return bindings_of(read_block(path, text, INFO, fences), canonical_ids)
+
+
+def bindings_of(src: BlockSource, canonical_ids: Collection[str] | None = None) -> BlockResult[TestBinding]:
+    """The reference's rules over a located bindings block (``read_block`` or ``read_reference_block``)."""
     message = "gemstack-test-bindings must be a JSON array"
     return array_items(
         src, "BINDINGS_PARSE_ERROR", message, functools.partial(_check_item, canonical_ids=canonical_ids)

@@ -35,6 +35,11 @@ DENY: Final = "DENY"
 KNOWN_COST_STATES: Final = ("FREE", "BILLABLE", "POTENTIALLY_BILLABLE")
 
 #: Denials of a fallback candidate that stop the chain (authorization is never inherited).
+#: The tiers where only MOCK providers may run (seed section 11: "Mock Required? YES").
+MOCK_ONLY_TIERS: Final = frozenset({"test", "ci"})
+#: Provider types those tiers refuse outright (COMMERCIAL ones get the commercial policy's denial,
+#: ENV_COMMERCIAL_DENIED, as in the reference).
+MOCK_ONLY_PROVIDER_TYPES: Final = frozenset({"LOCAL"})
 AUTHORIZATION_DENIALS: Final = frozenset({"BILLABLE_ACTION_UNAUTHORIZED", "ENV_COMMERCIAL_DENIED"})
 
 ContextValue = str | int | float | bool | None
@@ -171,6 +176,14 @@ def evaluate_provider_capability(
         "capability_id": capability_id,
         "environment": tier,
     }
+    if provider.type in MOCK_ONLY_PROVIDER_TYPES and tier in MOCK_ONLY_TIERS:
+        return _decision(
+            False,
+            "PROVIDER_DISALLOWED_IN_ENV",
+            f'Provider "{provider_id}" ({provider.type}) is not allowed in {tier} environment: '
+            f"{tier} runs only MOCK providers.",
+            context,
+        )
     if provider.type == "COMMERCIAL":
         env_policy = commercial_policy(
             tier, allow_billable=policy.allow_billable, ci_waiver=policy.ci_waiver, now=policy.now

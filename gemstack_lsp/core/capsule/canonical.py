@@ -4,9 +4,11 @@ The capsule must be byte-identical to what the reference's serializer would prin
 value, so every rule here follows ``reference/gemstack-cli.md`` section 4:
 
 - object keys sorted by UTF-16 code units (not code points);
-- arrays sorted first by a rule chosen from their *first* element (strings: all elements by
-  string order; objects with ``path``, else ``id``, else ``feature``: by that member), then each
-  element canonicalized; other arrays keep their order;
+- each array element canonicalized, then the array sorted by a rule chosen from its *first*
+  element (strings: all elements by string order; objects with ``path``, else ``id``, else
+  ``feature``: by that member); other arrays keep their order. The reference sorts before it
+  canonicalizes the elements; the two differ only for an array whose order depends on the string
+  form of a nested array, where sorting first is not idempotent (docs/capsule.md);
 - ``JSON.stringify(value, null, 2)`` layout plus one final newline, numbers printed as JavaScript
   prints them (``2.0`` -> ``2``, ``1e21`` -> ``1e+21``).
 """
@@ -101,7 +103,11 @@ def canonicalize(value: JsonValue) -> JsonValue:
     if isinstance(value, Mapping):
         return {k: canonicalize(value[k]) for k in js_property_order(sort_utf16(value))}
     if isinstance(value, list | tuple):
-        items = list(value)
+        # The elements are canonicalized before the array is sorted (the reference sorts first):
+        # a nested array compares by its string form, which its own sorting changes, so sorting
+        # first would make a second canonicalization reorder the array. Arrays of strings and of
+        # objects sorted by a string member (every array a capsule holds) order the same either way.
+        items = [canonicalize(v) for v in value]
         if items:
             key = _array_sort_key(items[0])
             if key is not None:
@@ -116,7 +122,7 @@ def canonicalize(value: JsonValue) -> JsonValue:
                     items = [items[i] for i in ranked]
                 else:
                     items = sorted(items, key=functools.cmp_to_key(lambda a, b: _js_compare(get(a), get(b))))
-        return [canonicalize(v) for v in items]
+        return items
     return value
 
 

@@ -31,6 +31,9 @@ class DiskReader:
         path = self.root / rel if rel else self.root
         try:
             real = path.resolve(strict=False)
+        except ValueError:
+            # A name no file can have (a lone surrogate or a NUL, from a JSON escape): missing.
+            return path, FileContent(rel, ReadStatus.MISSING)
         except (OSError, RuntimeError) as exc:  # symlink loops
             return path, FileContent(rel, ReadStatus.ERROR, detail=str(exc))
         if real != self.root and self.root not in real.parents:

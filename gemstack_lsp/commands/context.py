@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from gemstack_lsp.commands.output import json_text, say, write_stdout
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.capsule.verify import VerifyResult
@@ -37,15 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _info(message: str) -> None:
-    print(f"[INFO] {message}", flush=True)
+    say(f"[INFO] {message}")
 
 
 def _ok(message: str) -> None:
-    print(f"[OK] {message}", flush=True)
+    say(f"[OK] {message}")
 
 
 def _fail(message: str) -> int:
-    print(f"[FAIL] {message}", file=sys.stderr, flush=True)
+    say(f"[FAIL] {message}", err=True)
     return 1
 
 
@@ -87,7 +87,7 @@ def _generate(repo: GemstackRepo, root: Path, feature: str) -> int:
     if not result.ok or result.data is None or result.capsule is None:
         code = _fail(f"Generation failed: {result.error_message}")
         for f in result.findings[1:]:
-            print(f"[FAIL]  - [{f.code}] {f.message}", file=sys.stderr)
+            say(f"[FAIL]  - [{f.code}] {f.message}", err=True)
         return code
     target = root / result.path
     if not target.parent.is_dir():
@@ -154,7 +154,7 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
 
     result = verify_capsule(repo, feature)
     if as_json:
-        print(json.dumps(verify_report(repo, result), indent=2, ensure_ascii=False))
+        write_stdout(json_text(verify_report(repo, result)) + "\n")
         return 0 if result.ok else 1
     _info(f'Auditing context capsule for "{feature}" in: {root}')
     if result.state == "VALID":
@@ -166,7 +166,7 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
         return 0
     _fail(f"[{result.state}] Context capsule validation failed.")
     for f in result.findings:
-        print(f"[FAIL]  - [{f.code}] {f.message}", file=sys.stderr)
+        say(f"[FAIL]  - [{f.code}] {f.message}", err=True)
     return 1
 
 
@@ -175,6 +175,7 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
     from gemstack_lsp.core.capsule.show import render_markdown, summary_lines
     from gemstack_lsp.core.capsule.sources import CAPSULE_FILE, CAPSULE_MD_FILE
     from gemstack_lsp.core.capsule.verify import verify_capsule
+    from gemstack_lsp.core.text import utf8
     from gemstack_lsp.fs import write_atomic
 
     path = root / feature / CAPSULE_FILE
@@ -182,7 +183,7 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
     if not doc.exists or doc.text is None:
         return _fail(f"Context capsule not found at: {path}")
     if as_json:
-        sys.stdout.write(doc.text)
+        write_stdout(doc.text)
         return 0
     try:
         capsule = parse_json(doc.text)
@@ -192,11 +193,11 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
         return _fail("Context capsule must be a JSON object")
     state = verify_capsule(repo, feature).state
     for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
-        print(line)
+        say(line)
     if markdown:
         md_path = root / feature / CAPSULE_MD_FILE
         try:
-            write_atomic(md_path, render_markdown(capsule).encode("utf-8"))
+            write_atomic(md_path, utf8(render_markdown(capsule)))
         except OSError as exc:
             return _fail(f"Cannot write {md_path}: {exc}")
         _ok(f"Derived narrative written (no authority): {md_path}")

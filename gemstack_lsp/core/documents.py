@@ -12,13 +12,12 @@ Capsule and cost findings are other checks' (``core/capsule/verify.py``, ``core/
 from __future__ import annotations
 
 import functools
-import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.blocks.contracts import FrozenContract, Violation, compare_phase, effective_contracts
-from gemstack_lsp.core.findings import Finding, Fix, Related, TextEdit
+from gemstack_lsp.core.findings import Finding, Fix, Related, TextEdit, contained
 from gemstack_lsp.core.hashing import hash_text
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import reference_blocks
@@ -85,9 +84,10 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     """
     findings: list[Finding] = []
     for feature in repo.features():
-        findings.extend(_contained(feature.spec, functools.partial(feature_findings, repo, feature)))
+        findings.extend(contained("documents", feature.spec, functools.partial(feature_findings, repo, feature)))
     findings.extend(
-        _contained(
+        contained(
+            "documents",
             STATE_PATH,
             lambda: [
                 *artifact_findings(repo.document(STATE_PATH)),
@@ -97,22 +97,6 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
         )
     )
     return findings
-
-
-def _contained(path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:
-    """The findings of ``check``, or one GEMSTACK_INTERNAL_ERROR on ``path`` when it raises."""
-    try:
-        return list(check())
-    except Exception as exc:  # a bug must not hide the other files' findings
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return [
-            Finding(
-                "GEMSTACK_INTERNAL_ERROR",
-                f"The documents checks failed on {path}: {type(exc).__name__}: {exc} "
-                f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-                path,
-            )
-        ]
 
 
 def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:

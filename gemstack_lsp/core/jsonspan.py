@@ -33,7 +33,7 @@ it, plus a native dependency. Gemstack blocks are small, so this pure-Python par
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from json import JSONDecodeError
 from json import decoder as _decoder
@@ -43,6 +43,9 @@ from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
 from gemstack_lsp.core.text import Span
 
 OffsetMap: TypeAlias = int | Callable[[int], int]
+
+#: A path to a node: object keys and array indices from the root.
+JsonPath: TypeAlias = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,15 @@ JsonNode: TypeAlias = JsonObject | JsonArray | JsonString | JsonNumber | JsonBoo
 
 
 _MAX_EXACT_INT_DIGITS = 400
+
+#: The deepest nesting of arrays and objects analysed. ``JSON.parse`` has no such limit, but
+#: the schema validator, ``repr`` and ``==`` recurse over values, and a document nested a
+#: thousand deep would exhaust Python's stack there: a deeper container is a syntax error at its
+#: opening bracket, so every consumer of a parsed value may recurse safely. No Gemstack
+#: artifact comes near it (the deepest the schemas describe is six levels).
+MAX_DEPTH = 256
+
+TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH} levels is not analysed"
 
 
 def _to_python(root: JsonObject | JsonArray) -> Any:
@@ -337,6 +349,8 @@ class _Parser:
                 if state == "value":
                     c = text[i] if i < n else ""
                     if c == "[" or c == "{":
+                        if len(stack) >= MAX_DEPTH:
+                            raise _Syntax(i, i + 1, TOO_DEEP)
                         stack.append(_Frame(i, c == "{", [], [], set()))
                         i = self.ws(i + 1)
                         close = "}" if c == "{" else "]"
@@ -427,6 +441,27 @@ class _Parser:
                 parent.pending = None
         error = JsonError(self.span(err.start, err.end), err.message)
         return JsonResult(node, (error,), tuple(self.duplicates))
+
+
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+
+
+def too_deep(text: str) -> int | None:
+    """The offset of the first bracket that opens a container deeper than ``MAX_DEPTH`` (or ``None``).
+
+    A scan that skips strings, for parsers other than ``parse_json`` (which stops there itself);
+    on malformed text the answer is only as good as the brackets are balanced.
+    """
+    depth = 0
+    for m in _STRING_OR_BRACKET.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return m.start()
+        elif c in "]}":
+            depth = max(0, depth - 1)
+    return None
 
 
 def parse_json(text: str, offsets: OffsetMap = 0) -> JsonResult:
@@ -528,3 +563,46 @@ def iter_nodes(root: JsonNode | None) -> list[JsonNode]:
         elif isinstance(node, JsonArray):
             todo.extend(reversed(node.items))
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Where is a path?
+
+
+def node_at(root: JsonNode | None, path: Iterable[str | int]) -> JsonNode | None:
+    """The node at a key path (the last value of a repeated key), or ``None`` when the path leads nowhere."""
+    node = root
+    for step in path:
+        if isinstance(node, JsonObject) and isinstance(step, str):
+            node = node.get(step)
+        elif isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
+            node = node.items[step]
+        else:
+            return None
+        if node is None:
+            return None
+    return node
+
+
+def value_span(root: JsonNode | None, path: Iterable[str | int]) -> Span | None:
+    """The span of the value at ``path``, or of its nearest existing ancestor (``None`` without a root)."""
+    if root is None:
+        return None
+    node: JsonNode = root
+    for step in path:
+        child = node_at(node, (step,))
+        if child is None:
+            break
+        node = child
+    return node.span
+
+
+def member_span(root: JsonNode | None, path: JsonPath) -> Span | None:
+    """The span of ``"key": value`` at ``path`` (the value's span for an array item or the root)."""
+    if path and isinstance(path[-1], str):
+        parent = node_at(root, path[:-1])
+        if isinstance(parent, JsonObject):
+            member = parent.member(path[-1])
+            if member is not None:
+                return member.span
+    return value_span(root, path)

@@ -6,10 +6,9 @@ editor always agree. Each area contributes one ``check_repo(repo, options)`` fun
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Callable, Iterable
 
-from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.findings import Finding, internal_error
 from gemstack_lsp.core.memo import ensure_memo
 from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.repo import GemstackRepo
@@ -51,15 +50,9 @@ def _run_checks(repo: GemstackRepo, options: AnalysisOptions, findings: list[Fin
         try:
             findings.extend(check(repo, options))
         except Exception as exc:  # a bug in one check must not hide the others' findings
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            findings.append(
-                Finding(
-                    "GEMSTACK_INTERNAL_ERROR",
-                    f"The {family} checks failed: {type(exc).__name__}: {exc} "
-                    f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-                    ".gemstack/state.json" if repo.exists(".gemstack/state.json") else "specs",
-                )
-            )
+            # Each area isolates its features itself; this catches a failure outside them.
+            path = ".gemstack/state.json" if repo.exists(".gemstack/state.json") else "specs"
+            findings.append(internal_error(family, path, exc))
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

@@ -27,7 +27,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
 from gemstack_lsp.core.repo import Feature
-from gemstack_lsp.core.text import Span
+from gemstack_lsp.core.text import Span, utf8
 from gemstack_lsp.server import convert
 
 if TYPE_CHECKING:
@@ -280,7 +280,7 @@ async def write_plan(server: GemstackServer, *args: Any) -> dict[str, Any]:
     )
     if doc is None:
         raise CommandError(f"{rel} is not open in the editor: the plan writer writes the editor's buffer")
-    content = doc.text.encode("utf-8")
+    content = utf8(doc.text)
     pending = server.plan_receipt_tasks.pop(doc.uri, None)
     if pending is not None:
         await pending

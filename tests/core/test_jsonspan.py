@@ -7,6 +7,8 @@ import json
 import pytest
 
 from gemstack_lsp.core.jsonspan import (
+    MAX_DEPTH,
+    TOO_DEEP,
     JsonArray,
     JsonBool,
     JsonNull,
@@ -17,6 +19,7 @@ from gemstack_lsp.core.jsonspan import (
     locate,
     node_path_at,
     parse_json,
+    too_deep,
     type_name,
 )
 from gemstack_lsp.core.text import Span
@@ -169,4 +172,12 @@ def test_iter_nodes_in_document_order() -> None:
 def test_deep_nesting_does_not_recurse() -> None:
     text = "[" * 50_000 + "]" * 50_000
     r = parse_json(text)
-    assert r.ok
+    # Nesting beyond MAX_DEPTH is an error at the bracket that goes one level too deep; the
+    # levels above it are kept as a partial tree, and nothing recursed to get there.
+    assert [(e.span.start, e.message) for e in r.errors] == [(MAX_DEPTH, TOO_DEEP)]
+    assert r.value is not None
+    assert len(iter_nodes(r.value)) == MAX_DEPTH
+    ok = parse_json("[" * MAX_DEPTH + "]" * MAX_DEPTH)
+    assert ok.ok
+    assert too_deep("[" * MAX_DEPTH + "]" * MAX_DEPTH) is None
+    assert too_deep('["[[[", ' + "{" * MAX_DEPTH) == len('["[[[", ') + MAX_DEPTH - 1

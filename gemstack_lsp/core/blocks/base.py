@@ -26,6 +26,7 @@ from gemstack_lsp.core.jsonspan import (
     JsonObject,
     JsonResult,
     JsonString,
+    node_at,
     parse_json,
 )
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
@@ -235,21 +236,6 @@ class SchemaIssue:
     message: str
     validator: str
     span: Span
-
-
-def node_at(root: JsonNode | None, path: Iterable[str | int]) -> JsonNode | None:
-    """The node at a key path, or ``None`` when the path leads nowhere."""
-    node = root
-    for step in path:
-        if isinstance(node, JsonObject) and isinstance(step, str):
-            node = node.get(step)
-        elif isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
-            node = node.items[step]
-        else:
-            return None
-        if node is None:
-            return None
-    return node
 
 
 def _narrowest(root: JsonNode, error: jsonschema.ValidationError) -> Span:

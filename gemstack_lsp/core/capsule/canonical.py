@@ -33,6 +33,8 @@ from gemstack_lsp.core.jscompat import (
     sort_utf16,
     utf16_key,
 )
+from gemstack_lsp.core.jsonspan import TOO_DEEP, too_deep
+from gemstack_lsp.core.text import utf8
 
 JsonValue = Any
 
@@ -132,7 +134,7 @@ def canonical_text(value: JsonValue) -> str:
 
 
 def canonical_bytes(value: JsonValue) -> bytes:
-    return canonical_text(value).encode("utf-8", "surrogatepass")
+    return utf8(canonical_text(value))
 
 
 def compact_json(value: JsonValue) -> str:
@@ -143,7 +145,7 @@ def compact_json(value: JsonValue) -> str:
 def semantic_hash(capsule: Mapping[str, JsonValue]) -> str:
     """SHA-256 of the compact canonical capsule without ``generated_at`` (the volatile field)."""
     stripped = {k: v for k, v in capsule.items() if k != "generated_at"}
-    return hashlib.sha256(compact_json(canonicalize(stripped)).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(utf8(compact_json(canonicalize(stripped)))).hexdigest()
 
 
 def _reject_constant(name: str) -> JsonValue:
@@ -153,10 +155,14 @@ def _reject_constant(name: str) -> JsonValue:
 def parse_json(text: str) -> JsonValue:
     """Strict JSON as ``JSON.parse`` accepts it (no NaN or Infinity); raises ``ValueError``.
 
-    Nesting deeper than Python's decoder can follow is refused as a ``ValueError`` too, so a
-    hostile document becomes a parse finding rather than a crash.
+    Nesting deeper than ``jsonspan.MAX_DEPTH`` is refused as a ``ValueError`` (a
+    ``JSONDecodeError`` at the bracket) too, so a hostile document becomes a parse finding rather
+    than a crash, and every walk over the value may recurse.
     """
+    deep = too_deep(text)
+    if deep is not None:
+        raise json.JSONDecodeError(TOO_DEEP, text, deep)
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
-        raise ValueError("JSON nesting is too deep to read") from None
+        raise json.JSONDecodeError(TOO_DEEP, text, 0) from None

@@ -20,6 +20,7 @@ or claim concerned) and on the feature's spec.md title line.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -42,7 +43,6 @@ from gemstack_lsp.core.capsule.generate import (
     normalize_phase,
     project_name,
 )
-from gemstack_lsp.core.capsule.locate import JsonLocations, JsonPath, locate
 from gemstack_lsp.core.capsule.schema import schema_errors
 from gemstack_lsp.core.capsule.secrets import scan_secrets
 from gemstack_lsp.core.capsule.size import HARD_LIMIT_BYTES
@@ -55,8 +55,10 @@ from gemstack_lsp.core.capsule.sources import (
     read_state,
     source_set_hash,
 )
-from gemstack_lsp.core.findings import Finding, Related, Severity
+from gemstack_lsp.core.findings import Finding, Related, Severity, contained
 from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string
+from gemstack_lsp.core.jsonspan import JsonNode, JsonPath, member_span, value_span
+from gemstack_lsp.core.jsonspan import parse_json as parse_spans
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.tasks import parse_tasks
@@ -167,16 +169,16 @@ class _Collector:
         self.feature = feature
         self.capsule_path = capsule_path
         self.text = text
-        self._where: JsonLocations | None = None
+        self._tree: JsonNode | None = None
         self.findings: list[Finding] = []
         self.fixes = capsule_fixes(feature)
 
     @property
-    def where(self) -> JsonLocations:
-        """Spans of the capsule's JSON, computed on the first finding that needs one."""
-        if self._where is None:
-            self._where = locate(self.text) if self.text is not None else JsonLocations()
-        return self._where
+    def tree(self) -> JsonNode | None:
+        """The capsule's JSON with spans, parsed on the first finding that needs one."""
+        if self._tree is None and self.text is not None:
+            self._tree = parse_spans(self.text).value
+        return self._tree
 
     def add(
         self,
@@ -195,7 +197,7 @@ class _Collector:
         if path is None:
             path = self.capsule_path
             if at is not None:
-                span = self.where.member(at) if member else self.where.value(at)
+                span = member_span(self.tree, at) if member else value_span(self.tree, at)
         self.findings.append(
             Finding(
                 code,
@@ -709,29 +711,39 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     """
     out: list[Finding] = []
     for feature in repo.features():
-        result = verify_capsule(repo, feature.path)
-        if result.state in (VALID, LEGACY):
-            continue
-        out.extend(result.findings)
-        if result.state == MISSING:
-            continue
-        spec_path = feature.spec
-        if not repo.exists(spec_path):
-            continue
-        title = _title_span(repo, spec_path)
-        primary = "CONTEXT_CAPSULE_STALE" if result.state == STALE else _primary_invalid(result)
-        out.append(
-            Finding(
-                primary,
-                _summary(result),
-                spec_path,
-                title,
-                subject=CAPSULE_FILE,
-                phase="capsule",
-                fixes=capsule_fixes(feature.path),
-                related=tuple(Related(f.path, f.span, f.message) for f in result.findings if f.path != spec_path)[:20],
-            )
+        # One feature that makes verification raise gets an internal error on its capsule (or
+        # its spec when it has none); the other features are still verified.
+        capsule = feature.file(CAPSULE_FILE)
+        where = capsule if repo.exists(capsule) else feature.spec
+        out.extend(contained("capsule", where, functools.partial(feature_findings, repo, feature)))
+    return out
+
+
+def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
+    """The capsule findings of one feature (none for a VALID or legacy one), with the title-line summary."""
+    result = verify_capsule(repo, feature.path)
+    if result.state in (VALID, LEGACY):
+        return []
+    out = list(result.findings)
+    if result.state == MISSING:
+        return out
+    spec_path = feature.spec
+    if not repo.exists(spec_path):
+        return out
+    title = _title_span(repo, spec_path)
+    primary = "CONTEXT_CAPSULE_STALE" if result.state == STALE else _primary_invalid(result)
+    out.append(
+        Finding(
+            primary,
+            _summary(result),
+            spec_path,
+            title,
+            subject=CAPSULE_FILE,
+            phase="capsule",
+            fixes=capsule_fixes(feature.path),
+            related=tuple(Related(f.path, f.span, f.message) for f in result.findings if f.path != spec_path)[:20],
         )
+    )
     return out
 
 

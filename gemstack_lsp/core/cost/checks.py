@@ -21,6 +21,7 @@ budgets) are not findings: they depend on the tier a run uses, and are shown by
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
@@ -45,8 +46,8 @@ from gemstack_lsp.core.cost.registry import (
     normalize_id,
 )
 from gemstack_lsp.core.cost.view import PROVIDERS_PATH, CostView, FeatureCost
-from gemstack_lsp.core.findings import Finding, Fix, Related
-from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.findings import Finding, Fix, Related, contained
+from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.state import STATE_PATH
 
@@ -59,7 +60,11 @@ BILLABLE_STATES = frozenset({"BILLABLE", "POTENTIALLY_BILLABLE"})
 
 
 def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding]:
-    """Every cost and provider finding of the repository (see the module docstring)."""
+    """Every cost and provider finding of the repository (see the module docstring).
+
+    Each ledger, the provider registry and each feature are checked on their own: one that
+    makes a check raise gets a GEMSTACK_INTERNAL_ERROR on its file and hides nothing else.
+    """
     view = CostView(repo, options.clock(), options.max_ledger_age_days)
     findings: dict[tuple[object, ...], Finding] = {}
 
@@ -68,24 +73,42 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
             findings.setdefault((f.code, f.path, f.span, f.message), f)
 
     for path in view.ledger_paths():
-        result = view.ledger(path)
-        if result is not None:
-            emit(result.findings)
-    emit(_providers_json_findings(view))
+        emit(contained("cost", path, functools.partial(_ledger_findings, view, path)))
+    emit(contained("cost", PROVIDERS_PATH, functools.partial(_repository_findings, view)))
 
     any_declaration = bool(view.ledger_paths()) or repo.exists(PROVIDERS_PATH)
-    # Repository-wide declarations are checked even where no feature uses them.
-    emit(_registry_findings(view.root_registry()))
     for feature in repo.features():
-        fc = view.feature(feature)
-        any_declaration = any_declaration or fc.has_blocks or bool(fc.task_uses)
-        emit(_registry_findings(fc.registry))
-        emit(_action_findings(fc))
-        emit(_undeclared_findings(fc))
+        emit(contained("cost", feature.spec, functools.partial(feature_findings, view, feature)))
+        any_declaration = any_declaration or _declares(view, feature)
 
     if not any_declaration:
-        return [_legacy_notice(repo)]
+        return [_legacy_notice(repo), *(f for f in findings.values() if f.code == "GEMSTACK_INTERNAL_ERROR")]
     return list(findings.values())
+
+
+def _ledger_findings(view: CostView, path: str) -> list[Finding]:
+    result = view.ledger(path)
+    return list(result.findings) if result is not None else []
+
+
+def _repository_findings(view: CostView) -> list[Finding]:
+    """providers.json, and the repository-wide declarations (checked even where no feature uses them)."""
+    return [*_providers_json_findings(view), *_registry_findings(view.root_registry())]
+
+
+def feature_findings(view: CostView, feature: Feature) -> list[Finding]:
+    """The cost findings of one feature: its registry, its actions' chains, its undeclared action ids."""
+    fc = view.feature(feature)
+    return [*_registry_findings(fc.registry), *_action_findings(fc), *_undeclared_findings(fc)]
+
+
+def _declares(view: CostView, feature: Feature) -> bool:
+    """True when the feature declares providers or actions (also when reading it failed: that is no legacy)."""
+    try:
+        fc = view.feature(feature)
+    except Exception:  # already reported by feature_findings as an internal error
+        return True
+    return fc.has_blocks or bool(fc.task_uses)
 
 
 def _legacy_notice(repo: GemstackRepo) -> Finding:

@@ -27,7 +27,6 @@ from typing import Any, Final
 
 import jsonschema
 
-from gemstack_lsp.core.blocks.base import node_at
 from gemstack_lsp.core.cost.jsonedit import insert_member
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jscompat import (
@@ -39,7 +38,7 @@ from gemstack_lsp.core.jscompat import (
     js_string,
     json_stringify,
 )
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, parse_json
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, node_at, parse_json
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span

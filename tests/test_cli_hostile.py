@@ -220,7 +220,17 @@ def test_a_deep_capsule_hides_no_other_feature(depth: int) -> None:
     where=st.sampled_from(["ledger", "state", "capsule", "block", "providers"]),
 )
 def test_any_nesting_depth_crashes_nothing(depth: int, kind: str, where: str) -> None:
-    deep = _nested(depth, kind)
+    _plant_and_run(_nested(depth, kind), where)
+
+
+@pytest.mark.parametrize("where", ["ledger", "state", "capsule", "block", "providers"])
+@pytest.mark.parametrize("below", [1, 2, 3])
+def test_the_deepest_analysed_nesting_crashes_nothing(where: str, below: int) -> None:
+    # Just below the limit every recursive walk over a parsed value goes deepest.
+    _plant_and_run(_nested(MAX_DEPTH - below, "array" if below % 2 else "object"), where)
+
+
+def _plant_and_run(deep: str, where: str) -> None:
     with repo_copy() as root:
         if where == "ledger":
             edit(root / "cost-ledger.json", '"currency": "USD",', f'"currency": "USD", "x": {deep},')

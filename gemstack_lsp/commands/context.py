@@ -1,7 +1,7 @@
 """`gemstack-lsp context [generate|verify|show]`: the context capsule (Upgrade D) from the command line.
 
 - ``generate``: offline, deterministic; writes ``specs/<feature>/context-capsule.json`` with
-  ``fs.write_atomic`` (never through a symlink). Exit 1 when generation fails closed.
+  ``fs.write_atomic`` (anchored on the repository root, never through a symlink). Exit 1 when generation fails closed.
 - ``verify``: strictly read-only and offline. Exit 0 for VALID or legacy, 1 otherwise;
   ``--json`` prints ``{"state", "feature", "findings"}`` in the ``check`` finding format.
 - ``show``: the reference's summary plus state and age; ``--json`` prints the capsule itself;
@@ -93,7 +93,7 @@ def _generate(repo: GemstackRepo, root: Path, feature: str) -> int:
     if not target.parent.is_dir():
         return _fail(f"Generation failed: feature folder not found: {root / feature}")
     try:
-        write_atomic(target, result.data)
+        write_atomic(target, result.data, root=root)
     except OSError as exc:
         return _fail(f"Generation failed: {exc}")
     n = len(result.capsule.get("canonical_invariants") or [])
@@ -197,7 +197,7 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
     if markdown:
         md_path = root / feature / CAPSULE_MD_FILE
         try:
-            write_atomic(md_path, utf8(render_markdown(capsule)))
+            write_atomic(md_path, utf8(render_markdown(capsule)), root=root)
         except OSError as exc:
             return _fail(f"Cannot write {md_path}: {exc}")
         _ok(f"Derived narrative written (no authority): {md_path}")

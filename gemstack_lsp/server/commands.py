@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import hashlib
 import logging
 import os
@@ -144,7 +145,7 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
             return {"written": False, "path": feature.capsule, "message": result.error_message}
         target = os.path.join(root, feature.capsule)
         data = result.data
-        await loop.run_in_executor(engine.executor, write_atomic, target, data)
+        await loop.run_in_executor(engine.executor, functools.partial(write_atomic, target, data, root=root))
         session.forget_file(root, feature.capsule)
         report(f"wrote {feature.capsule}", 80)
         await _sync_open_buffer(server, root, feature.capsule, data.decode("utf-8"))

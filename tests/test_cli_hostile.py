@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -363,3 +364,48 @@ def test_a_closed_stdout_ends_the_command_quietly(argv: tuple[str, ...]) -> None
         code = proc.wait()
     assert "Traceback" not in err and "BrokenPipeError" not in err and "Exception ignored" not in err, err
     assert code in (0, 1, 141)
+
+
+# ---------------------------------------------------------------------------------------------
+# Folders outside the repository
+
+
+@pytest.mark.parametrize("how", ["dotdot", "nested-dotdot", "symlink", "active_spec"])
+@pytest.mark.parametrize("sub", ["verify", "show", "generate"])
+def test_a_feature_outside_the_repository_is_an_error(tmp_path: Path, how: str, sub: str) -> None:
+    with repo_copy() as root:
+        outside = tmp_path / "elsewhere" / "specs" / "009-context-capsule"
+        shutil.copytree(root / F9, outside)
+        argv = ["context", sub, "--target", str(root)]
+        if how == "dotdot":
+            argv += ["--feature", os.path.relpath(outside, root)]
+        elif how == "nested-dotdot":
+            argv += ["--feature", "specs/../" + os.path.relpath(outside, root)]
+        elif how == "symlink":
+            (root / "specs" / "evil").symlink_to(outside)
+            argv += ["--feature", "specs/evil"]
+        else:
+            active = os.path.relpath(outside, root)
+            edit(root / ".gemstack/state.json", f'"active_spec": "{F9}"', f'"active_spec": "{active}"')
+        before = sorted(p.name for p in outside.iterdir())
+        code, out, err = cli(*argv)
+        assert code == 1, (out, err)
+        assert "outside" in err and "LEGACY" not in out
+        assert sorted(p.name for p in outside.iterdir()) == before  # nothing written there
+
+
+def test_an_inside_feature_named_through_dotdot_still_works() -> None:
+    with repo_copy() as root:
+        code, out, err = cli("context", "verify", "--target", str(root), "--feature", f"specs/../{F9}")
+        assert code in (0, 1) and "outside" not in err, (out, err)
+
+
+def test_check_reports_a_specs_folder_that_leaves_the_repository(tmp_path: Path) -> None:
+    with repo_copy() as root:
+        shutil.move(root / "specs", tmp_path / "specs")
+        (root / "specs").symlink_to(tmp_path / "specs")
+        code, out, _ = cli("check", str(root), "--format", "json")
+        findings = json.loads(out)["findings"]
+        assert code == 1
+        assert [f["code"] for f in findings if f["path"] == "specs"] == ["ARTIFACT_UNREADABLE"]
+        assert not [f for f in findings if f["path"].startswith("specs/")]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,11 +72,33 @@ def run(args: argparse.Namespace) -> int:
     feature = resolve_feature(repo, explicit)
     if feature is None:
         return _fail("No active feature found or specified via --feature.")
+    outside = _outside(root, feature)
+    if outside is not None:
+        return _fail(outside)
     if sub == "generate":
         return _generate(repo, root, feature)
     if sub == "verify":
         return _verify(repo, root, feature, as_json=args.json)
     return _show(repo, root, feature, as_json=args.json, markdown=args.markdown)
+
+
+def _outside(root: Path, feature: str) -> str | None:
+    """Why ``feature`` is no folder of the repository at ``root`` (``None`` when it is one).
+
+    A feature reached through ``..``, or a folder that is a symlink (or lies below one) whose
+    target is outside the repository, is refused: its files are never read nor written, and
+    reporting it as a legacy feature would pass a check that never looked at it.
+    """
+    lexical = posixpath.normpath(feature)
+    if lexical == ".." or lexical.startswith("../"):
+        return f"Feature path is outside the target: {feature}"
+    try:
+        real = (root / feature).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None  # a name no folder can have, or a loop: it reads as missing
+    if real != root and root not in real.parents and os.path.lexists(real):
+        return f"Feature folder {feature} leads outside the repository (a symlink to {real})"
+    return None
 
 
 def _generate(repo: GemstackRepo, root: Path, feature: str) -> int:

@@ -22,7 +22,7 @@ from gemstack_lsp.core.hashing import hash_text
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.reader import ReadStatus
-from gemstack_lsp.core.repo import FEATURE_DOCS, Document, Feature, GemstackRepo
+from gemstack_lsp.core.repo import FEATURE_DOCS, SPECS_DIR, Document, Feature, GemstackRepo
 from gemstack_lsp.core.state import STATE_PATH, state_findings
 from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
@@ -83,6 +83,7 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     GEMSTACK_INTERNAL_ERROR finding and does not hide the findings of the others.
     """
     findings: list[Finding] = []
+    findings.extend(contained("documents", SPECS_DIR, functools.partial(specs_folder_findings, repo)))
     for feature in repo.features():
         findings.extend(contained("documents", feature.spec, functools.partial(feature_findings, repo, feature)))
     findings.extend(
@@ -97,6 +98,26 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
         )
     )
     return findings
+
+
+def specs_folder_findings(repo: GemstackRepo) -> list[Finding]:
+    """ARTIFACT_UNREADABLE when ``specs/`` itself is a symlink out of the repository (or unreadable).
+
+    Its features are then never listed, so without this finding a check would pass having
+    looked at nothing.
+    """
+    content = repo.reader.read(SPECS_DIR)
+    if content.status not in (ReadStatus.SYMLINK_OUTSIDE, ReadStatus.ERROR):
+        return []
+    reason = _UNREADABLE_REASONS[content.status]
+    detail = f" ({content.detail})" if content.detail else ""
+    return [
+        Finding(
+            "ARTIFACT_UNREADABLE",
+            f"{SPECS_DIR}/ cannot be analysed: {reason}{detail}; none of its features were checked.",
+            SPECS_DIR,
+        )
+    ]
 
 
 def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:

@@ -593,7 +593,8 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "documents",
         "gemstack-lsp failed while checking this file.",
-        "A check raised an unexpected error. The other checks still ran; please report this with the file.",
+        "A check raised an unexpected error on this file. The other files and features were still checked; "
+        "`gemstack-lsp check` exits 2. Please report this with the file.",
     ),
 )
 

@@ -148,25 +148,27 @@ JsonNode: TypeAlias = JsonObject | JsonArray | JsonString | JsonNumber | JsonBoo
 
 _MAX_EXACT_INT_DIGITS = 400
 
-#: The deepest nesting of arrays and objects analysed. ``JSON.parse`` has no such limit, but
-#: the schema validator, ``repr`` and ``==`` recurse over values, and a document nested a
-#: thousand deep would exhaust Python's stack there: a deeper container is a syntax error at its
-#: opening bracket, so every consumer of a parsed value may recurse safely. No Gemstack
-#: artifact comes near it (the deepest the schemas describe is six levels).
+#: The deepest nesting ``capsule.canonical.parse_json`` reads (``too_deep``). This parser has
+#: no limit, as ``JSON.parse`` has none, and every walk over its trees is iterative; the capsule
+#: reader turns the text into plain Python values that ``repr``, ``==`` and the canonicalizer
+#: recurse over, so a deeper capsule is unparsable there. No Gemstack artifact comes near it.
 MAX_DEPTH = 256
 
-TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH} levels is not analysed"
+TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH} levels is not read"
 
 
-def _to_python(root: JsonObject | JsonArray) -> Any:
+def _to_python(root: JsonObject | JsonArray, max_depth: int | None = None) -> Any:
     """Plain Python values for a container, without recursion (nesting depth is unbounded).
 
-    Objects keep the last value of a repeated key, as ``JSON.parse`` does.
+    Objects keep the last value of a repeated key, as ``JSON.parse`` does. With ``max_depth``,
+    containers that deep are left empty (see ``to_python_within``).
     """
     out: dict[str, Any] | list[Any] = {} if isinstance(root, JsonObject) else []
-    stack: list[tuple[JsonObject | JsonArray, dict[str, Any] | list[Any]]] = [(root, out)]
+    stack: list[tuple[JsonObject | JsonArray, dict[str, Any] | list[Any], int]] = [(root, out, 1)]
     while stack:
-        node, target = stack.pop()
+        node, target, depth = stack.pop()
+        if max_depth is not None and depth >= max_depth:
+            continue
         pairs: list[tuple[str | None, JsonNode]] = (
             [(m.key.value, m.value) for m in node.members]
             if isinstance(node, JsonObject)
@@ -176,7 +178,7 @@ def _to_python(root: JsonObject | JsonArray) -> Any:
             value: Any
             if isinstance(child, JsonObject | JsonArray):
                 value = {} if isinstance(child, JsonObject) else []
-                stack.append((child, value))
+                stack.append((child, value, depth + 1))
             else:
                 value = child.to_python()
             if isinstance(target, dict):
@@ -184,6 +186,22 @@ def _to_python(root: JsonObject | JsonArray) -> Any:
             else:
                 target.append(value)
     return out
+
+
+#: How deep ``to_python_within`` keeps containers for a schema validator.
+SCHEMA_DEPTH = 64
+
+
+def to_python_within(node: JsonNode, max_depth: int = SCHEMA_DEPTH) -> Any:
+    """``node.to_python()`` with every container ``max_depth`` levels down left empty.
+
+    For third-party code that recurses over values (``jsonschema``, whose messages ``repr`` the
+    instance): the Gemstack schemas describe a few levels only, so a validator sees the same
+    types and members there, and a document nested thousands deep cannot exhaust its stack.
+    """
+    if isinstance(node, JsonObject | JsonArray):
+        return _to_python(node, max_depth)
+    return node.to_python()
 
 
 @dataclass(frozen=True)
@@ -349,8 +367,6 @@ class _Parser:
                 if state == "value":
                     c = text[i] if i < n else ""
                     if c == "[" or c == "{":
-                        if len(stack) >= MAX_DEPTH:
-                            raise _Syntax(i, i + 1, TOO_DEEP)
                         stack.append(_Frame(i, c == "{", [], [], set()))
                         i = self.ws(i + 1)
                         close = "}" if c == "{" else "]"
@@ -449,8 +465,8 @@ _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
 def too_deep(text: str) -> int | None:
     """The offset of the first bracket that opens a container deeper than ``MAX_DEPTH`` (or ``None``).
 
-    A scan that skips strings, for parsers other than ``parse_json`` (which stops there itself);
-    on malformed text the answer is only as good as the brackets are balanced.
+    A scan that skips strings (``parse_json`` itself has no limit); on malformed text the answer
+    is only as good as the brackets are balanced.
     """
     depth = 0
     for m in _STRING_OR_BRACKET.finditer(text):

@@ -28,6 +28,7 @@ from gemstack_lsp.core.jsonspan import (
     JsonString,
     node_at,
     parse_json,
+    to_python_within,
 )
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
 from gemstack_lsp.core.text import Span
@@ -258,7 +259,7 @@ def schema_issues(root: JsonNode | None, schema: Mapping[str, Any]) -> list[Sche
     validator = jsonschema.Draft202012Validator(schema)
     issues = [
         SchemaIssue(tuple(e.absolute_path), e.message, str(e.validator), _narrowest(root, e))
-        for e in validator.iter_errors(root.to_python())
+        for e in validator.iter_errors(to_python_within(root))
     ]
     issues.sort(key=lambda i: (i.span.start, i.span.end, i.message))
     return issues

@@ -275,11 +275,11 @@ def _dump(value: Any, indent: str | None, level: int, parts: list[str]) -> None:
                 continue
             parts.append("{" if is_object else "[")
             tasks: list[str | tuple[Any, int]] = []
-            children: list[tuple[str | None, Any]] = (
-                [(k, value[k]) for k in js_property_order([str(key) for key in value])]
-                if is_object
-                else [(None, v) for v in value]
-            )
+            children: list[tuple[str | None, Any]]
+            if isinstance(value, Mapping):
+                children = [(k, value[k]) for k in js_property_order([str(key) for key in value])]
+            else:
+                children = [(None, v) for v in value]
             for i, (key, child) in enumerate(children):
                 if i:
                     tasks.append(",")

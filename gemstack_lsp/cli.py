@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import traceback
 from collections.abc import Sequence
 
 from gemstack_lsp import __version__
@@ -33,8 +34,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The exit status of an internal error (findings are 1, so CI can tell a crash from a verdict).
+EXIT_INTERNAL_ERROR = 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command: its exit status, ``EXIT_INTERNAL_ERROR`` when it raised.
+
+    An unexpected exception is reported on stderr in one line (the command, the error and
+    where it was raised) instead of a traceback; a reader that went away (``... | head``)
+    ends the command quietly.
+    """
+    from gemstack_lsp.commands.output import EXIT_BROKEN_PIPE, prepare_streams, silence_stdout
+
+    prepare_streams()
     args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(args_list)
+    except BrokenPipeError:
+        silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except Exception as exc:  # the last line of defence: never a traceback, always status 2
+        return internal_error(args_list[0] if args_list else "", exc)
+
+
+def internal_error(command: str, exc: BaseException) -> int:
+    """Say on stderr that ``command`` failed on an internal error; returns ``EXIT_INTERNAL_ERROR``."""
+    from gemstack_lsp.commands.output import say
+
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" ({where.filename.rsplit('/', 1)[-1]}:{where.lineno})" if where else ""
+    name = f"gemstack-lsp {command}".strip()
+    say(f"{name}: internal error: {type(exc).__name__}: {exc}{at}. Please report it.", err=True)
+    return EXIT_INTERNAL_ERROR
+
+
+def _dispatch(args_list: list[str]) -> int:
     # `plan` forwards its arguments verbatim: the reference helper's parser rules apply.
     if args_list and args_list[0] == "plan":
         from gemstack_lsp.commands import plan

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import stat
 import subprocess
-import tempfile
 from pathlib import Path
 
 from gemstack_lsp.core.reader import (
@@ -92,6 +92,9 @@ class DiskReader:
         path = self.root / rel if rel else self.root
         try:
             real = path.resolve(strict=False)
+        except ValueError:
+            # A name no file can have (a lone surrogate or a NUL, from a JSON escape): missing.
+            return path, FileContent(rel, ReadStatus.MISSING)
         except (OSError, RuntimeError) as exc:  # symlink loops
             return path, FileContent(rel, ReadStatus.ERROR, detail=str(exc))
         if real != self.root and self.root not in real.parents:
@@ -155,34 +158,95 @@ class DiskReader:
         return sorted(entries, key=lambda e: e.name)
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically: temp file in the same folder, fsync, rename.
+#: A folder opened without following a link at its last component.
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+#: The temporary file: created here or not at all, never through a link.
+_TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
-    Refuses to write through a symlink (the final component or its parent folder), so a
-    planted link can never redirect a generated artifact outside the repository.
+
+class UnsafeWriteError(OSError):
+    """A write refused because its path leaves the root or goes through a symlink."""
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, *, root: str | os.PathLike[str] | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically, anchored on held directory descriptors.
+
+    Every folder from ``root`` (default: the target's own folder) down to the target's is
+    opened relative to the one above it with ``O_DIRECTORY | O_NOFOLLOW``; the temporary file is
+    created with ``O_EXCL | O_NOFOLLOW`` relative to the held folder, written, fsynced and renamed
+    over the target relative to that same descriptor, and the folder is fsynced. No step resolves
+    a path string again, so swapping a folder for a symlink between two steps cannot redirect
+    the write: it lands in the folder that was checked, or not at all.
+
+    Refused (``UnsafeWriteError``) when the path leaves ``root``, when any folder on the way or
+    the target itself is a symlink, or when the target is not a regular file. The file keeps an
+    existing target's permission bits; a new file gets 0666 minus the umask (0644 under 022).
     """
-    target = Path(path)
-    parent = target.parent
-    if parent.is_symlink():
-        raise OSError(f"refusing to write through symlinked folder: {parent}")
-    if target.is_symlink():
-        raise OSError(f"refusing to write through symlink: {target}")
-    dir_fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
+    target = Path(os.path.abspath(path))
+    base = Path(os.path.abspath(root)) if root is not None else target.parent
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.rename(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        os.fsync(dir_fd)
+        parts = target.relative_to(base).parts
+    except ValueError:
+        raise UnsafeWriteError(f"refusing to write outside {base}: {path}") from None
+    if not parts or ".." in parts:
+        raise UnsafeWriteError(f"refusing to write outside {base}: {path}")
+    dir_fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        walked = base
+        for name in parts[:-1]:
+            walked = walked / name
+            child = _open_folder(dir_fd, name, walked)
+            os.close(dir_fd)
+            dir_fd = child
+        _replace_at(dir_fd, parts[-1], target, data)
     finally:
         os.close(dir_fd)
+
+
+def _open_folder(dir_fd: int, name: str, shown: Path) -> int:
+    try:
+        return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+    except OSError as exc:
+        if _is_symlink_at(dir_fd, name):
+            raise UnsafeWriteError(f"refusing to write through a symlink: {shown}") from None
+        raise OSError(exc.errno, f"cannot open folder {shown}: {exc.strerror}") from None
+
+
+def _is_symlink_at(dir_fd: int, name: str) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _replace_at(dir_fd: int, name: str, shown: Path, data: bytes) -> None:
+    try:
+        existing: os.stat_result | None = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and stat.S_ISLNK(existing.st_mode):
+        raise UnsafeWriteError(f"refusing to write through a symlink: {shown}")
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        raise UnsafeWriteError(f"refusing to replace what is not a regular file: {shown}")
+    tmp = f".{name}.{secrets.token_hex(8)}.tmp"
+    # 0666 is narrowed by the umask as any new file's mode is; an existing mode is restored below.
+    fd = os.open(tmp, _TMP_FLAGS, 0o666, dir_fd=dir_fd)
+    try:
+        try:
+            if existing is not None:
+                os.fchmod(fd, stat.S_IMODE(existing.st_mode))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=dir_fd)
+        raise
+    os.fsync(dir_fd)
 
 
 def find_repo_root(path: str | os.PathLike[str]) -> Path | None:

@@ -8,7 +8,6 @@ Positions are 0-based UTF-16 in JSON (LSP's convention), 1-based UTF-16 in SARIF
 
 from __future__ import annotations
 
-import json
 import os
 import urllib.parse
 from collections.abc import Iterable, Sequence
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gemstack_lsp import __version__
+from gemstack_lsp.commands.output import json_text
 from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.text import Encoding, Position, Span
@@ -160,7 +160,7 @@ def render_json(reports: Sequence[RepoReport]) -> str:
             "repositories": summary.repositories,
         },
     }
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return json_text(payload) + "\n"
 
 
 def _related_json(repo: GemstackRepo, path: str, span: Span | None, message: str) -> dict[str, Any]:
@@ -278,7 +278,7 @@ def render_sarif(reports: Sequence[RepoReport], cwd: Path) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(log) + "\n"
 
 
 def _sarif_related(report: RepoReport, finding: Finding, cwd: Path) -> Iterable[dict[str, Any]]:

@@ -1,23 +1,26 @@
 """`gemstack-lsp check [PATH ...]`: analyse the repositories holding PATHs and print every finding.
 
 Read-only and offline: files are read through ``DiskReader`` and nothing is written. Exit
-status: 1 when any blocker (error) was found, else 0; ``--exit-zero`` always 0; 2 when a
-path cannot be read or lies in no Gemstack repository.
+status: 1 when any blocker (error) was found, else 0; ``--exit-zero`` 0 then; 2 when a path
+cannot be read or lies in no Gemstack repository, and 2 when a check failed on an internal
+error (its ``GEMSTACK_INTERNAL_ERROR`` findings are printed with the others, and stderr says so),
+whatever ``--exit-zero`` says.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
-from gemstack_lsp.commands.output import write_stdout
+from gemstack_lsp.commands.output import say, write_stdout
 from gemstack_lsp.core.reader import normalize_relpath
 
 EXIT_OK = 0
 EXIT_BLOCKERS = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL_ERROR = 2
+INTERNAL_ERROR = "GEMSTACK_INTERNAL_ERROR"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"gemstack-lsp check: {message}", file=sys.stderr)
+    say(f"gemstack-lsp check: {message}", err=True)
     return EXIT_USAGE
 
 
@@ -83,6 +86,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = render_text(reports, cwd)
     write_stdout(out)
+    internal = sum(1 for r in reports for f in r.findings if f.code == INTERNAL_ERROR)
+    if internal:
+        say(
+            f"gemstack-lsp check: internal error: {internal} check(s) failed unexpectedly "
+            f"(see the {INTERNAL_ERROR} findings); the other checks ran. Please report it.",
+            err=True,
+        )
+        return EXIT_INTERNAL_ERROR
     if args.exit_zero:
         return EXIT_OK
     return EXIT_BLOCKERS if summarize(reports).blockers else EXIT_OK

@@ -1,7 +1,7 @@
 """`gemstack-lsp context [generate|verify|show]`: the context capsule (Upgrade D) from the command line.
 
 - ``generate``: offline, deterministic; writes ``specs/<feature>/context-capsule.json`` with
-  ``fs.write_atomic`` (never through a symlink). Exit 1 when generation fails closed.
+  ``fs.write_atomic`` (anchored on the repository root, never through a symlink). Exit 1 when generation fails closed.
 - ``verify``: strictly read-only and offline. Exit 0 for VALID or legacy, 1 otherwise;
   ``--json`` prints ``{"state", "feature", "findings"}`` in the ``check`` finding format.
 - ``show``: the reference's summary plus state and age; ``--json`` prints the capsule itself;
@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
+import posixpath
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
+
+from gemstack_lsp.commands.output import json_text, say, write_stdout
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.capsule.verify import VerifyResult
@@ -73,24 +75,24 @@ def run_argv(argv: Sequence[str]) -> int:
 
 
 def _info(message: str) -> None:
-    print(f"[INFO] {message}", flush=True)
+    say(f"[INFO] {message}")
 
 
 def _ok(message: str) -> None:
-    print(f"[OK] {message}", flush=True)
+    say(f"[OK] {message}")
 
 
 def _warn(message: str) -> None:
-    print(f"[WARN] {message}", file=sys.stderr, flush=True)
+    say(f"[WARN] {message}", err=True)
 
 
 def _fail(message: str) -> int:
-    print(f"[FAIL] {message}", file=sys.stderr, flush=True)
+    say(f"[FAIL] {message}", err=True)
     return 1
 
 
 def _print_json(document: Any) -> None:
-    print(json.dumps(document, indent=2, ensure_ascii=False), flush=True)
+    write_stdout(json_text(document) + "\n")
 
 
 def _json_error(command: str | None, message: str, feature: str | None, **extra: Any) -> int:
@@ -125,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
     feature, problem = resolve_command_feature(repo, root, explicit)
     if feature is None:
         return fail(problem or "No active feature found or specified via --feature.")
+    outside = _outside(root, feature)
+    if outside is not None:
+        return fail(outside, feature)
     if problem is not None:
         return fail(problem, feature)
     if sub == "generate":
@@ -175,6 +180,25 @@ def resolve_command_feature(repo: GemstackRepo, root: Path, explicit: str | None
     return feature, None
 
 
+def _outside(root: Path, feature: str) -> str | None:
+    """Why ``feature`` is no folder of the repository at ``root`` (``None`` when it is one).
+
+    A feature reached through ``..``, or a folder that is a symlink (or lies below one) whose
+    target is outside the repository, is refused: its files are never read nor written, and
+    reporting it as a legacy feature would pass a check that never looked at it.
+    """
+    lexical = posixpath.normpath(feature)
+    if lexical == ".." or lexical.startswith("../"):
+        return f"Feature path is outside the target: {feature}"
+    try:
+        real = (root / feature).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None  # a name no folder can have, or a loop: it reads as missing
+    if real != root and root not in real.parents and os.path.lexists(real):
+        return f"Feature folder {feature} leads outside the repository (a symlink to {real})"
+    return None
+
+
 def _generate(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> int:
     from gemstack_lsp.core.capsule.generate import generate_capsule
     from gemstack_lsp.fs import write_atomic
@@ -188,11 +212,11 @@ def _generate(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) ->
             return _json_error("generate", result.error_message, feature, findings=findings)
         code = _fail(f"Generation failed: {result.error_message}")
         for f in result.findings[1:]:
-            print(f"[FAIL]  - [{f.code}] {f.message}", file=sys.stderr)
+            say(f"[FAIL]  - [{f.code}] {f.message}", err=True)
         return code
     target = root / result.path
     try:
-        write_atomic(target, result.data)
+        write_atomic(target, result.data, root=root)
     except OSError as exc:
         if as_json:
             return _json_error("generate", f"Generation failed: {exc}", feature)
@@ -270,7 +294,7 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
 
     result = verify_capsule(repo, feature)
     if as_json:
-        print(json.dumps(verify_report(repo, result), indent=2, ensure_ascii=False))
+        write_stdout(json_text(verify_report(repo, result)) + "\n")
         return 0 if result.ok else 1
     _info(f'Auditing context capsule for "{feature}" in: {root}')
     if result.state == "VALID":
@@ -282,7 +306,7 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
         return 0
     _fail(f"[{result.state}] Context capsule validation failed.")
     for f in result.findings:
-        print(f"[FAIL]  - [{f.code}] {f.message}", file=sys.stderr)
+        say(f"[FAIL]  - [{f.code}] {f.message}", err=True)
     return 1
 
 
@@ -291,6 +315,7 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
     from gemstack_lsp.core.capsule.show import render_markdown, summary_lines
     from gemstack_lsp.core.capsule.sources import CAPSULE_FILE, CAPSULE_MD_FILE
     from gemstack_lsp.core.capsule.verify import verify_capsule
+    from gemstack_lsp.core.text import utf8
     from gemstack_lsp.fs import write_atomic
 
     def fail(message: str) -> int:
@@ -309,16 +334,16 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
     if markdown:
         md_path = root / feature / CAPSULE_MD_FILE
         try:
-            write_atomic(md_path, render_markdown(capsule).encode("utf-8"))
+            write_atomic(md_path, utf8(render_markdown(capsule)), root=root)
         except OSError as exc:
             return fail(f"Cannot write {md_path}: {exc}")
     if as_json:
         # The capsule's own bytes: already the one JSON document this prints.
-        sys.stdout.write(doc.text if doc.text.endswith("\n") else doc.text + "\n")
+        write_stdout(doc.text if doc.text.endswith("\n") else doc.text + "\n")
         return 0
     state = verify_capsule(repo, feature).state
     for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
-        print(line)
+        say(line)
     if markdown:
         _ok(f"Derived narrative written (no authority): {root / feature / CAPSULE_MD_FILE}")
     return 0

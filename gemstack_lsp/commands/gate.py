@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
-import sys
 from pathlib import Path
 
-from gemstack_lsp.commands.output import write_stdout
+from gemstack_lsp.commands.output import json_text, say, write_stdout
 
 EXIT_ALLOW = 0
 EXIT_DENY = 1
@@ -63,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _usage(message: str) -> int:
-    print(f"gemstack-lsp gate: {message}", file=sys.stderr)
+    say(f"gemstack-lsp gate: {message}", err=True)
     return EXIT_USAGE
 
 
@@ -160,5 +158,5 @@ def evaluate(args: argparse.Namespace) -> int:
         # An invalid ledger is never trusted: every cost is then UNKNOWN (run `check` for why).
         "ledger_valid": ledger_result.valid if ledger_result is not None else False,
     }
-    write_stdout(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    write_stdout(json_text(out) + "\n")
     return EXIT_ALLOW if chain.decision.authorized else EXIT_DENY

@@ -12,18 +12,17 @@ Capsule and cost findings are other checks' (``core/capsule/verify.py``, ``core/
 from __future__ import annotations
 
 import functools
-import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.blocks.contracts import FrozenContract, Violation, compare_phase, effective_contracts
-from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit
+from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit, contained
 from gemstack_lsp.core.hashing import hash_text
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, parse_json
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.reader import ReadStatus
-from gemstack_lsp.core.repo import FEATURE_DOCS, Document, Feature, GemstackRepo
+from gemstack_lsp.core.repo import FEATURE_DOCS, SPECS_DIR, Document, Feature, GemstackRepo
 from gemstack_lsp.core.state import STATE_PATH, state_findings
 from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
@@ -119,19 +118,21 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     """
     findings: list[Finding] = []
     for feature in repo.features():
-        findings.extend(_contained(feature.spec, functools.partial(feature_findings, repo, feature)))
-    findings.extend(_contained(STATE_PATH, functools.partial(repository_findings, repo)))
+        findings.extend(contained("documents", feature.spec, functools.partial(feature_findings, repo, feature)))
+    findings.extend(contained("documents", STATE_PATH, functools.partial(repository_findings, repo)))
     return findings
 
 
 def repository_findings(repo: GemstackRepo) -> list[Finding]:
-    """The findings of what belongs to no feature: state.json (readable, sound, its frozen
-    hashes still matching) and the repository's other JSON files."""
+    """The findings of what belongs to no feature: the specs/ folder itself, state.json
+    (readable, sound, its frozen hashes still matching) and the repository's other JSON files."""
     findings: list[Finding] = []
+    findings.extend(contained("documents", SPECS_DIR, functools.partial(specs_folder_findings, repo)))
     for path, severity in REPOSITORY_JSON_FILES:
-        findings.extend(_contained(path, functools.partial(json_file_findings, repo, path, severity)))
+        findings.extend(contained("documents", path, functools.partial(json_file_findings, repo, path, severity)))
     findings.extend(
-        _contained(
+        contained(
+            "documents",
             STATE_PATH,
             lambda: [
                 *artifact_findings(repo.document(STATE_PATH)),
@@ -143,20 +144,24 @@ def repository_findings(repo: GemstackRepo) -> list[Finding]:
     return findings
 
 
-def _contained(path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:
-    """The findings of ``check``, or one GEMSTACK_INTERNAL_ERROR on ``path`` when it raises."""
-    try:
-        return list(check())
-    except Exception as exc:  # a bug must not hide the other files' findings
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return [
-            Finding(
-                "GEMSTACK_INTERNAL_ERROR",
-                f"The documents checks failed on {path}: {type(exc).__name__}: {exc} "
-                f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-                path,
-            )
-        ]
+def specs_folder_findings(repo: GemstackRepo) -> list[Finding]:
+    """ARTIFACT_UNREADABLE when ``specs/`` itself is a symlink out of the repository (or unreadable).
+
+    Its features are then never listed, so without this finding a check would pass having
+    looked at nothing.
+    """
+    content = repo.reader.read(SPECS_DIR)
+    if content.status not in (ReadStatus.SYMLINK_OUTSIDE, ReadStatus.ERROR):
+        return []
+    reason = _UNREADABLE_REASONS[content.status]
+    detail = f" ({content.detail})" if content.detail else ""
+    return [
+        Finding(
+            "ARTIFACT_UNREADABLE",
+            f"{SPECS_DIR}/ cannot be analysed: {reason}{detail}; none of its features were checked.",
+            SPECS_DIR,
+        )
+    ]
 
 
 def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Mapping
+import traceback
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from gemstack_lsp.core.jscompat import json_stringify
-from gemstack_lsp.core.text import Span
+from gemstack_lsp.core.text import Span, utf8
 
 #: The finding reference shipped inside the package (rendered from this catalogue by
 #: ``render_catalogue_markdown``); diagnostics link to its anchors, which works offline.
@@ -136,7 +137,7 @@ def fingerprint(code: str | None, contract_id: str | None, phase: str | None, lo
         "phase": phase or "unknown",
         "location": loc,
     }
-    return hashlib.sha256(json_stringify(payload).encode("utf-8")).hexdigest()
+    return hashlib.sha256(utf8(json_stringify(payload))).hexdigest()
 
 
 def _c(code: str, severity: Severity, waivable: bool, family: str, summary: str, explanation: str) -> CodeInfo:
@@ -623,7 +624,8 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "documents",
         "gemstack-lsp failed while checking this file.",
-        "A check raised an unexpected error. The other checks still ran; please report this with the file.",
+        "A check raised an unexpected error on this file. The other files and features were still checked; "
+        "`gemstack-lsp check` exits 2. Please report this with the file.",
     ),
 )
 
@@ -660,3 +662,26 @@ def render_catalogue_markdown() -> str:
                 "",
             ]
     return "\n".join(lines)
+
+
+def internal_error(family: str, path: str, exc: BaseException) -> Finding:
+    """The ``GEMSTACK_INTERNAL_ERROR`` finding for a check of ``family`` that raised while checking ``path``."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})" if frames else ""
+    return Finding(
+        "GEMSTACK_INTERNAL_ERROR",
+        f"The {family} checks failed on {path}: {type(exc).__name__}: {exc}{where}",
+        path,
+    )
+
+
+def contained(family: str, path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:
+    """The findings of ``check``, or one ``GEMSTACK_INTERNAL_ERROR`` on ``path`` when it raises.
+
+    Each area runs every feature (and every repository-level file) through here, so a bug that
+    one surprising file triggers never hides the findings of the others.
+    """
+    try:
+        return list(check())
+    except Exception as exc:  # a bug must not hide the other files' findings
+        return [internal_error(family, path, exc)]

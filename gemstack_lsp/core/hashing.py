@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 
+from gemstack_lsp.core.text import utf8
+
 BOM_MESSAGE = "UTF-8 BOM is forbidden in phase artifacts."
 
 
@@ -28,7 +30,7 @@ def hash_text(text: str) -> str:
     """The hash of already-decoded text (raises ``BomError`` on a leading U+FEFF)."""
     if text.startswith("\ufeff"):
         raise BomError()
-    return hashlib.sha256(normalize_text(text).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(utf8(normalize_text(text))).hexdigest()
 
 
 def hash_bytes(data: bytes) -> str:
@@ -39,5 +41,5 @@ def hash_bytes(data: bytes) -> str:
 def sha256_hex(data: bytes | str) -> str:
     """Plain lowercase hex SHA-256 (strings are encoded as UTF-8)."""
     if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
+        data = utf8(data)
     return hashlib.sha256(data).hexdigest()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from json.encoder import encode_basestring
 from typing import Any, TypeGuard
@@ -151,7 +151,7 @@ def js_string(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, list | tuple):
-        return ",".join("" if v is None or v is UNDEFINED else js_string(v) for v in value)
+        return _join_array(value)
     return "[object Object]"
 
 
@@ -162,6 +162,31 @@ def js_double(value: int | float) -> float:
         return float(value)
     except OverflowError:
         return math.inf if value > 0 else -math.inf
+
+
+def _join_array(value: list[Any] | tuple[Any, ...]) -> str:
+    """``Array.prototype.join`` with commas, nested arrays flattened, without recursion."""
+    parts: list[str] = []
+    stack: list[Iterator[Any]] = [iter(value)]
+    first = [True]
+    while stack:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+            first.pop()
+            continue
+        if not first[-1]:
+            parts.append(",")
+        first[-1] = False
+        if isinstance(item, list | tuple):
+            stack.append(iter(item))
+            first.append(True)
+        elif item is not None and item is not UNDEFINED:
+            parts.append(js_string(item))
+    return "".join(parts)
+
+
+_END = object()
 
 
 def js_strict_equal(a: Any, b: Any) -> bool:
@@ -237,50 +262,51 @@ def js_string_literal(text: str) -> str:
 
 
 def _dump(value: Any, indent: str | None, level: int, parts: list[str]) -> None:
-    if value is None:
-        parts.append("null")
-    elif value is True:
-        parts.append("true")
-    elif value is False:
-        parts.append("false")
-    elif isinstance(value, int | float):
-        parts.append(json_number(value))
-    elif isinstance(value, str):
-        parts.append(js_string_literal(value))
-    elif isinstance(value, Mapping):
-        if not value:
-            parts.append("{}")
-            return
-        parts.append("{")
-        first = True
-        for k in js_property_order([str(key) for key in value]):
-            if not first:
-                parts.append(",")
-            first = False
+    """Append ``value``'s JSON text to ``parts``, without recursion (nesting depth is unbounded)."""
+    # The work list holds text to append and (value, level) pairs still to write, last first.
+    todo: list[str | tuple[Any, int]] = [(value, level)]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        value, level = item
+        if value is None:
+            parts.append("null")
+        elif value is True:
+            parts.append("true")
+        elif value is False:
+            parts.append("false")
+        elif isinstance(value, int | float):
+            parts.append(json_number(value))
+        elif isinstance(value, str):
+            parts.append(js_string_literal(value))
+        elif isinstance(value, Mapping | Sequence):
+            is_object = isinstance(value, Mapping)
+            if not value:
+                parts.append("{}" if is_object else "[]")
+                continue
+            parts.append("{" if is_object else "[")
+            tasks: list[str | tuple[Any, int]] = []
+            children: list[tuple[str | None, Any]]
+            if isinstance(value, Mapping):
+                children = [(k, value[k]) for k in js_property_order([str(key) for key in value])]
+            else:
+                children = [(None, v) for v in value]
+            for i, (key, child) in enumerate(children):
+                if i:
+                    tasks.append(",")
+                if indent is not None:
+                    tasks.append("\n" + indent * (level + 1))
+                if key is not None:
+                    tasks.append(js_string_literal(key) + (": " if indent is not None else ":"))
+                tasks.append((child, level + 1))
             if indent is not None:
-                parts.append("\n" + indent * (level + 1))
-            parts.append(js_string_literal(k))
-            parts.append(": " if indent is not None else ":")
-            _dump(value[k], indent, level + 1, parts)
-        if indent is not None:
-            parts.append("\n" + indent * level)
-        parts.append("}")
-    elif isinstance(value, Sequence):
-        if not value:
-            parts.append("[]")
-            return
-        parts.append("[")
-        for i, v in enumerate(value):
-            if i:
-                parts.append(",")
-            if indent is not None:
-                parts.append("\n" + indent * (level + 1))
-            _dump(v, indent, level + 1, parts)
-        if indent is not None:
-            parts.append("\n" + indent * level)
-        parts.append("]")
-    else:
-        raise TypeError(f"not a JSON value: {type(value).__name__}")
+                tasks.append("\n" + indent * level)
+            tasks.append("}" if is_object else "]")
+            todo.extend(reversed(tasks))
+        else:
+            raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
 def json_stringify(value: Any, indent: int | None = None) -> str:

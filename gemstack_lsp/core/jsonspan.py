@@ -33,7 +33,7 @@ it, plus a native dependency. Gemstack blocks are small, so this pure-Python par
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from json import JSONDecodeError
 from json import decoder as _decoder
@@ -43,6 +43,9 @@ from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
 from gemstack_lsp.core.text import Span
 
 OffsetMap: TypeAlias = int | Callable[[int], int]
+
+#: A path to a node: object keys and array indices from the root.
+JsonPath: TypeAlias = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
@@ -145,16 +148,27 @@ JsonNode: TypeAlias = JsonObject | JsonArray | JsonString | JsonNumber | JsonBoo
 
 _MAX_EXACT_INT_DIGITS = 400
 
+#: The deepest nesting ``capsule.canonical.parse_json`` reads (``too_deep``). This parser has
+#: no limit, as ``JSON.parse`` has none, and every walk over its trees is iterative; the capsule
+#: reader turns the text into plain Python values that ``repr``, ``==`` and the canonicalizer
+#: recurse over, so a deeper capsule is unparsable there. No Gemstack artifact comes near it.
+MAX_DEPTH = 256
 
-def _to_python(root: JsonObject | JsonArray) -> Any:
+TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH} levels is not read"
+
+
+def _to_python(root: JsonObject | JsonArray, max_depth: int | None = None) -> Any:
     """Plain Python values for a container, without recursion (nesting depth is unbounded).
 
-    Objects keep the last value of a repeated key, as ``JSON.parse`` does.
+    Objects keep the last value of a repeated key, as ``JSON.parse`` does. With ``max_depth``,
+    containers that deep are left empty (see ``to_python_within``).
     """
     out: dict[str, Any] | list[Any] = {} if isinstance(root, JsonObject) else []
-    stack: list[tuple[JsonObject | JsonArray, dict[str, Any] | list[Any]]] = [(root, out)]
+    stack: list[tuple[JsonObject | JsonArray, dict[str, Any] | list[Any], int]] = [(root, out, 1)]
     while stack:
-        node, target = stack.pop()
+        node, target, depth = stack.pop()
+        if max_depth is not None and depth >= max_depth:
+            continue
         pairs: list[tuple[str | None, JsonNode]] = (
             [(m.key.value, m.value) for m in node.members]
             if isinstance(node, JsonObject)
@@ -164,7 +178,7 @@ def _to_python(root: JsonObject | JsonArray) -> Any:
             value: Any
             if isinstance(child, JsonObject | JsonArray):
                 value = {} if isinstance(child, JsonObject) else []
-                stack.append((child, value))
+                stack.append((child, value, depth + 1))
             else:
                 value = child.to_python()
             if isinstance(target, dict):
@@ -172,6 +186,22 @@ def _to_python(root: JsonObject | JsonArray) -> Any:
             else:
                 target.append(value)
     return out
+
+
+#: How deep ``to_python_within`` keeps containers for a schema validator.
+SCHEMA_DEPTH = 64
+
+
+def to_python_within(node: JsonNode, max_depth: int = SCHEMA_DEPTH) -> Any:
+    """``node.to_python()`` with every container ``max_depth`` levels down left empty.
+
+    For third-party code that recurses over values (``jsonschema``, whose messages ``repr`` the
+    instance): the Gemstack schemas describe a few levels only, so a validator sees the same
+    types and members there, and a document nested thousands deep cannot exhaust its stack.
+    """
+    if isinstance(node, JsonObject | JsonArray):
+        return _to_python(node, max_depth)
+    return node.to_python()
 
 
 @dataclass(frozen=True)
@@ -429,6 +459,27 @@ class _Parser:
         return JsonResult(node, (error,), tuple(self.duplicates))
 
 
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+
+
+def too_deep(text: str) -> int | None:
+    """The offset of the first bracket that opens a container deeper than ``MAX_DEPTH`` (or ``None``).
+
+    A scan that skips strings (``parse_json`` itself has no limit); on malformed text the answer
+    is only as good as the brackets are balanced.
+    """
+    depth = 0
+    for m in _STRING_OR_BRACKET.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return m.start()
+        elif c in "]}":
+            depth = max(0, depth - 1)
+    return None
+
+
 def parse_json(text: str, offsets: OffsetMap = 0) -> JsonResult:
     """Parse ``text`` as strict JSON; spans are ``offsets + i`` or ``offsets(i)`` for text index ``i``."""
     return _Parser(text, offsets).run()
@@ -528,3 +579,46 @@ def iter_nodes(root: JsonNode | None) -> list[JsonNode]:
         elif isinstance(node, JsonArray):
             todo.extend(reversed(node.items))
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Where is a path?
+
+
+def node_at(root: JsonNode | None, path: Iterable[str | int]) -> JsonNode | None:
+    """The node at a key path (the last value of a repeated key), or ``None`` when the path leads nowhere."""
+    node = root
+    for step in path:
+        if isinstance(node, JsonObject) and isinstance(step, str):
+            node = node.get(step)
+        elif isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
+            node = node.items[step]
+        else:
+            return None
+        if node is None:
+            return None
+    return node
+
+
+def value_span(root: JsonNode | None, path: Iterable[str | int]) -> Span | None:
+    """The span of the value at ``path``, or of its nearest existing ancestor (``None`` without a root)."""
+    if root is None:
+        return None
+    node: JsonNode = root
+    for step in path:
+        child = node_at(node, (step,))
+        if child is None:
+            break
+        node = child
+    return node.span
+
+
+def member_span(root: JsonNode | None, path: JsonPath) -> Span | None:
+    """The span of ``"key": value`` at ``path`` (the value's span for an array item or the root)."""
+    if path and isinstance(path[-1], str):
+        parent = node_at(root, path[:-1])
+        if isinstance(parent, JsonObject):
+            member = parent.member(path[-1])
+            if member is not None:
+                return member.span
+    return value_span(root, path)

@@ -11,11 +11,10 @@ findings; ``analyze`` does all of it at once.
 from __future__ import annotations
 
 import functools
-import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.findings import Finding, internal_error
 from gemstack_lsp.core.memo import ensure_memo
 from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.repo import Feature, GemstackRepo
@@ -75,7 +74,7 @@ def analyze_feature(repo: GemstackRepo, feature: Feature, options: AnalysisOptio
         try:
             part = checks.feature_cost(repo, feature, options)
         except Exception as exc:
-            cost, declared = (_internal_error("cost", feature.spec, exc),), True
+            cost, declared = (internal_error("cost", feature.spec, exc),), True
         else:
             cost, declared = part.findings, part.declares
     return UnitResult(tuple(findings), cost, declared)
@@ -119,7 +118,7 @@ def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResu
             part = checks.repository_cost(repo, options)
             notice = checks.legacy_notice(repo)
         except Exception as exc:
-            cost, declared = (_internal_error("cost", STATE_PATH, exc),), True
+            cost, declared = (internal_error("cost", STATE_PATH, exc),), True
         else:
             cost, declared = part.findings, part.declares
     return UnitResult(tuple(findings), cost, declared, notice)
@@ -142,17 +141,7 @@ def _contained(family: str, path: str, check: Callable[[], Iterable[Finding]]) -
     try:
         return list(check())
     except Exception as exc:  # a bug in one check must not hide the others' findings
-        return [_internal_error(family, path, exc)]
-
-
-def _internal_error(family: str, path: str, exc: Exception) -> Finding:
-    where = traceback.extract_tb(exc.__traceback__)[-1]
-    return Finding(
-        "GEMSTACK_INTERNAL_ERROR",
-        f"The {family} checks failed on {path}: {type(exc).__name__}: {exc} "
-        f"({where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-        path,
-    )
+        return [internal_error(family, path, exc)]
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

@@ -41,6 +41,31 @@ class Span:
         return self.start <= offset <= self.end
 
 
+#: A UTF-16 surrogate code point. Python keeps a JSON ``"\\ud800"`` escape as a lone one in a
+#: ``str``, which the UTF-8 codec refuses to encode.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def well_formed(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD (JavaScript's ``toWellFormed``).
+
+    Two halves that stand next to each other form the pair they spell, as they would in a
+    JavaScript string; everything else is returned unchanged (the common case costs one search).
+    """
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def utf8(text: str) -> bytes:
+    """``text`` as UTF-8 bytes the way Node.js encodes a string: lone surrogates become U+FFFD.
+
+    Every place that turns user text into bytes (a hash, a file, an output stream) goes
+    through here, so a ``"\\ud800"`` escape in a JSON file can never make an encoder raise.
+    """
+    return well_formed(text).encode("utf-8")
+
+
 def _units(ch: str, encoding: Encoding) -> int:
     cp = ord(ch)
     if encoding == "utf-16":

@@ -1,5 +1,8 @@
 """``write-plan``: publish exact plan bytes by no-replace ``link`` below held directory descriptors.
 
+The temporary file is written in the Git-admin vault and hard-linked into ``docs/plans``, so no
+kill at any point leaves a temporary file in the working tree (docs/provenance.md, difference 13).
+
 Every name is resolved relative to a held ``O_DIRECTORY | O_NOFOLLOW`` descriptor (``openat``,
 ``linkat``, ``renameat``), so a parent renamed or swapped for a symlink between a check and its use
 cannot redirect the write. Once temporary bytes exist, any failure preserves every prior,
@@ -43,6 +46,11 @@ from gemstack_lsp.provenance.vault import (
 DIGEST_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
 _READ_ONLY = {errno.EACCES, errno.EPERM, errno.EROFS}
 _NO_HARD_LINKS = {errno.EPERM, errno.EMLINK, errno.EOPNOTSUPP, errno.EXDEV}
+
+#: The temporary file of a write, in the vault: ``.gitnexus-plan-<pid>-<32 hex>.tmp``.
+TEMP_PREFIX = ".gitnexus-plan-"
+TEMP_SUFFIX = ".tmp"
+_TEMP_NAME = re.compile(r"\.gitnexus-plan-([0-9]+)-[0-9a-f]{32}\.tmp")
 
 #: The stages at which :class:`WriteHooks.on_stage` is called, in order.
 STAGES = ("parents-opened", "temp-written", "before-prior-move", "before-publish", "after-publish")
@@ -184,12 +192,15 @@ class _Session:
                 "Generated-plan parent and Git-admin backup vault must share a filesystem for atomic publication"
             )
 
-    def move_into_vault(self, source_name: str, role: str, held_fd: int) -> Artifact:
-        """Atomically move ``source_name`` (in the plan parent) into the vault, then prove that the
-        moved object is the one ``held_fd`` holds. Whatever was moved stays in the vault."""
+    def move_into_vault(self, source_name: str, role: str, held_fd: int, source_fd: int | None = None) -> Artifact:
+        """Atomically move ``source_name`` (in the plan parent, or in ``source_fd``) into the vault,
+        then prove that the moved object is the one ``held_fd`` holds. Whatever was moved stays in
+        the vault."""
+        source_fd = self.plans_fd if source_fd is None else source_fd
         name = fresh_name(self.vault_fd, role)
-        os.rename(source_name, name, src_dir_fd=self.plans_fd, dst_dir_fd=self.vault_fd)
-        fsync_fd(self.plans_fd)
+        os.rename(source_name, name, src_dir_fd=source_fd, dst_dir_fd=self.vault_fd)
+        if source_fd != self.vault_fd:
+            fsync_fd(source_fd)
         fsync_fd(self.vault_fd)
         moved = lstat_at(self.vault_fd, name)
         data = read_fd(held_fd, MAX_PLAN_BYTES)
@@ -209,9 +220,14 @@ class _Session:
     # -- the temporary file -----------------------------------------------------------------
 
     def create_temp(self) -> None:
-        name = f".gitnexus-plan-{os.getpid()}-{secrets.token_hex(16)}.tmp"
+        """Write the new bytes to a fresh temporary file in the vault (not in the plan parent).
+
+        The vault shares the plan parent's filesystem, so publication is still one hard link;
+        a writer killed at any point leaves its temporary file in the Git-admin vault, never in
+        ``docs/plans``, and the next write removes it (``remove_stale_temps``)."""
+        name = f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(16)}{TEMP_SUFFIX}"
         flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        self.temp_fd = self.hold(os.open(name, flags, 0o600, dir_fd=self.plans_fd))
+        self.temp_fd = self.hold(os.open(name, flags, 0o600, dir_fd=self.vault_fd))
         self.temp_name = name
         view = memoryview(self.data)
         while view:
@@ -224,7 +240,7 @@ class _Session:
     def verify_temp(self) -> None:
         """The temporary name still binds the held inode, with the intended size and digest."""
         assert self.temp_name is not None and self.temp_stat is not None
-        bound = lstat_at(self.plans_fd, self.temp_name)
+        bound = lstat_at(self.vault_fd, self.temp_name)
         now = os.fstat(self.temp_fd)
         if (
             bound is None
@@ -242,8 +258,8 @@ class _Session:
         intended = _sha(self.data)
         if self.temp_name is not None and not published:
             try:
-                if names_held(self.plans_fd, self.temp_name, self.temp_fd):
-                    self.move_into_vault(self.temp_name, "unpublished-plan", self.temp_fd)
+                if names_held(self.vault_fd, self.temp_name, self.temp_fd):
+                    self.move_into_vault(self.temp_name, "unpublished-plan", self.temp_fd, self.vault_fd)
                     self.temp_name = None
             except (OSError, ProvenanceError) as error:
                 self.failures.append(f"unpublished-plan: {error}")
@@ -330,6 +346,7 @@ def _write(session: _Session, root: str, replace: bool, expected_digest: str | N
     leaf = session.plan.rsplit("/", 1)[1]
     session.open_parents(root)
     session.open_vault(root)
+    remove_stale_temps(session.vault_fd)
     existing = lstat_at(session.plans_fd, leaf)
     if existing is not None and not stat.S_ISREG(existing.st_mode):
         raise ProvenanceError("Generated-plan destination must be a regular file, never a symlink")
@@ -368,17 +385,60 @@ def _write(session: _Session, root: str, replace: bool, expected_digest: str | N
         published = True
         assert session.temp_name is not None
         try:
-            os.unlink(session.temp_name, dir_fd=session.plans_fd)
+            os.unlink(session.temp_name, dir_fd=session.vault_fd)
             session.temp_name = None
         except OSError:
-            pass  # The plan is published; a leftover temporary name is not a failure.
+            pass  # The plan is published; a leftover temporary name in the vault is not a failure.
         fsync_fd(session.plans_fd)
+        fsync_fd(session.vault_fd)
         session.hooks.fire("after-publish")
         _verify_published(session, root, leaf)
     except (OSError, ProvenanceError) as error:
         return _fail(session, error, published=published)
     backup = session.prior_moved.name if session.prior_moved is not None else None
     return WriteReceipt(session.plan, len(session.data), backup)
+
+
+def remove_stale_temps(vault_fd: int) -> list[str]:
+    """Unlink the temporary files that writers killed mid-write left in the vault; their names.
+
+    A name is stale when the process id it carries no longer runs (a live writer's, or one
+    whose id was reused, is left alone). A temporary file is never a recovery artifact: those
+    are the ``.bak`` files, which are kept. A published plan that was still linked to its
+    temporary name loses only that second name.
+    """
+    removed: list[str] = []
+    try:
+        names = os.listdir(vault_fd)
+    except OSError:
+        return removed
+    for name in names:
+        match = _TEMP_NAME.fullmatch(name)
+        if match is None or _running(int(match.group(1))):
+            continue
+        st = lstat_at(vault_fd, name)
+        if st is None or not stat.S_ISREG(st.st_mode):
+            continue
+        try:
+            os.unlink(name, dir_fd=vault_fd)
+        except OSError:
+            continue
+        removed.append(name)
+    if removed:
+        fsync_fd(vault_fd)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process, or an id we cannot ask about: leave it
+    return True
 
 
 def _preserve_prior(session: _Session, leaf: str, expected_digest: str) -> None:
@@ -403,7 +463,7 @@ def _publish(session: _Session, leaf: str) -> None:
         os.link(
             session.temp_name,
             leaf,
-            src_dir_fd=session.plans_fd,
+            src_dir_fd=session.vault_fd,
             dst_dir_fd=session.plans_fd,
             follow_symlinks=False,
         )

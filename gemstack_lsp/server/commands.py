@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import hashlib
 import logging
 import os
@@ -27,7 +28,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
 from gemstack_lsp.core.repo import Feature
-from gemstack_lsp.core.text import Span
+from gemstack_lsp.core.text import Span, utf8
 from gemstack_lsp.server import convert
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
             return {"written": False, "path": feature.capsule, "message": result.error_message}
         target = os.path.join(root, feature.capsule)
         data = result.data
-        await loop.run_in_executor(engine.executor, write_atomic, target, data)
+        await loop.run_in_executor(engine.executor, functools.partial(write_atomic, target, data, root=root))
         session.forget_file(root, feature.capsule)
         report(f"wrote {feature.capsule}", 80)
         await _sync_open_buffer(server, root, feature.capsule, data.decode("utf-8"))
@@ -280,7 +281,7 @@ async def write_plan(server: GemstackServer, *args: Any) -> dict[str, Any]:
     )
     if doc is None:
         raise CommandError(f"{rel} is not open in the editor: the plan writer writes the editor's buffer")
-    content = doc.text.encode("utf-8")
+    content = utf8(doc.text)
     pending = server.plan_receipt_tasks.pop(doc.uri, None)
     if pending is not None:
         await pending

@@ -139,13 +139,13 @@ def contract_section(ctx: HoverContext) -> str | None:
 
 
 def _capsule_json(repo: GemstackRepo, feature: Feature) -> dict[str, Any] | None:
-    import json
+    from gemstack_lsp.core.capsule.canonical import parse_json
 
     doc = repo.document(feature.capsule)
     if doc.text is None:
         return None
     try:
-        data = json.loads(doc.text)
+        data = parse_json(doc.text)  # the capsule reader verify uses: no nesting beyond MAX_DEPTH
     except ValueError:
         return None
     return data if isinstance(data, dict) else None

@@ -7,12 +7,11 @@ import pytest
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     js_string,
-    node_at,
     read_block,
     schema_issues,
 )
 from gemstack_lsp.core.jscompat import js_number
-from gemstack_lsp.core.jsonspan import JsonNumber, parse_json
+from gemstack_lsp.core.jsonspan import JsonNumber, node_at, parse_json
 
 INFO = BlockKindInfo(
     "gemstack-contracts",

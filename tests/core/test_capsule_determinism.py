@@ -88,7 +88,9 @@ def test_a_committed_capsule_stays_valid_after_a_clone_into_another_folder(
     reported = capsys.readouterr().out
     assert "CONTEXT_CAPSULE" not in reported
     assert not [f for f in analyze(disk(clone)) if f.code.startswith("CONTEXT_CAPSULE")]
-    assert {f.code for f in analyze(disk(clone)) if f.effective_severity.name == "BLOCKER"} <= {"CLOSURE_MANIFEST_MISSING"}
+    assert {f.code for f in analyze(disk(clone)) if f.effective_severity.name == "BLOCKER"} <= {
+        "CLOSURE_MANIFEST_MISSING"
+    }
 
 
 def test_a_capsule_recording_a_folder_name_is_not_stale(tmp_path: Path) -> None:

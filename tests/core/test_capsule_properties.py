@@ -60,3 +60,13 @@ def test_verify_never_crashes(content: Any) -> None:
     assert result.state in (VALID, STALE, INVALID)
     if result.state != VALID:
         assert result.findings
+
+
+def test_canonical_sorts_an_array_by_its_canonical_elements() -> None:
+    # The order of a sorted array used to be chosen from its elements before they were
+    # canonicalized: a nested array then compared by its unsorted string form ("\\," here)
+    # and a second canonicalization reordered the outer array.
+    value = ["", ["\\", []], {}]
+    text = canonical_text(value)
+    assert canonical_text(parse_json(text)) == text
+    assert parse_json(text) == ["", [[], "\\"], {}]

@@ -7,6 +7,8 @@ import json
 import pytest
 
 from gemstack_lsp.core.jsonspan import (
+    MAX_DEPTH,
+    TOO_DEEP,
     JsonArray,
     JsonBool,
     JsonNull,
@@ -17,6 +19,7 @@ from gemstack_lsp.core.jsonspan import (
     locate,
     node_path_at,
     parse_json,
+    too_deep,
     type_name,
 )
 from gemstack_lsp.core.text import Span
@@ -170,3 +173,15 @@ def test_deep_nesting_does_not_recurse() -> None:
     text = "[" * 50_000 + "]" * 50_000
     r = parse_json(text)
     assert r.ok
+    assert len(iter_nodes(r.value)) == 50_000
+    value = r.value.to_python() if r.value is not None else None
+    for _ in range(49_999):
+        assert isinstance(value, list) and len(value) == 1
+        value = value[0]
+    assert value == []
+
+
+def test_too_deep_finds_the_first_bracket_beyond_the_limit() -> None:
+    assert too_deep("[" * MAX_DEPTH + "]" * MAX_DEPTH) is None
+    assert too_deep('["[[[", ' + "{" * MAX_DEPTH) == len('["[[[", ') + MAX_DEPTH - 1
+    assert TOO_DEEP.startswith("JSON nested deeper than")

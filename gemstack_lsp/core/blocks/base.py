@@ -26,7 +26,9 @@ from gemstack_lsp.core.jsonspan import (
     JsonObject,
     JsonResult,
     JsonString,
+    node_at,
     parse_json,
+    to_python_within,
 )
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
 from gemstack_lsp.core.text import Span
@@ -237,21 +239,6 @@ class SchemaIssue:
     span: Span
 
 
-def node_at(root: JsonNode | None, path: Iterable[str | int]) -> JsonNode | None:
-    """The node at a key path, or ``None`` when the path leads nowhere."""
-    node = root
-    for step in path:
-        if isinstance(node, JsonObject) and isinstance(step, str):
-            node = node.get(step)
-        elif isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
-            node = node.items[step]
-        else:
-            return None
-        if node is None:
-            return None
-    return node
-
-
 def _narrowest(root: JsonNode, error: jsonschema.ValidationError) -> Span:
     path = tuple(error.absolute_path)
     node = node_at(root, path) or root
@@ -272,7 +259,7 @@ def schema_issues(root: JsonNode | None, schema: Mapping[str, Any]) -> list[Sche
     validator = jsonschema.Draft202012Validator(schema)
     issues = [
         SchemaIssue(tuple(e.absolute_path), e.message, str(e.validator), _narrowest(root, e))
-        for e in validator.iter_errors(root.to_python())
+        for e in validator.iter_errors(to_python_within(root))
     ]
     issues.sort(key=lambda i: (i.span.start, i.span.end, i.message))
     return issues

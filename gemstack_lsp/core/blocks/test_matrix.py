@@ -24,7 +24,7 @@ from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.jscompat import js_property_order, js_trim, json_stringify, utf16_key
 from gemstack_lsp.core.jsonspan import JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
-from gemstack_lsp.core.text import Span
+from gemstack_lsp.core.text import Span, utf8
 
 KIND = "gemstack-test-matrix"
 
@@ -141,4 +141,4 @@ def acceptance_signature(entries: Iterable[TestMatrixEntry | Mapping[str, str]])
     records = [e.record() if isinstance(e, TestMatrixEntry) else dict(e) for e in entries]
     records.sort(key=lambda r: utf16_key(r["id"]))
     normalized = [{k: r[k] for k in SIGNATURE_KEYS} for r in records]
-    return hashlib.sha256(json_stringify(normalized).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(utf8(json_stringify(normalized))).hexdigest()

@@ -4,9 +4,11 @@ The capsule must be byte-identical to what the reference's serializer would prin
 value, so every rule here follows ``reference/gemstack-cli.md`` section 4:
 
 - object keys sorted by UTF-16 code units (not code points);
-- arrays sorted first by a rule chosen from their *first* element (strings: all elements by
-  string order; objects with ``path``, else ``id``, else ``feature``: by that member), then each
-  element canonicalized; other arrays keep their order;
+- each array element canonicalized, then the array sorted by a rule chosen from its *first*
+  element (strings: all elements by string order; objects with ``path``, else ``id``, else
+  ``feature``: by that member); other arrays keep their order. The reference sorts before it
+  canonicalizes the elements; the two differ only for an array whose order depends on the string
+  form of a nested array, where sorting first is not idempotent (docs/capsule.md);
 - ``JSON.stringify(value, null, 2)`` layout plus one final newline, numbers printed as JavaScript
   prints them (``2.0`` -> ``2``, ``1e21`` -> ``1e+21``).
 """
@@ -31,6 +33,8 @@ from gemstack_lsp.core.jscompat import (
     sort_utf16,
     utf16_key,
 )
+from gemstack_lsp.core.jsonspan import TOO_DEEP, too_deep
+from gemstack_lsp.core.text import utf8
 
 JsonValue = Any
 
@@ -101,7 +105,11 @@ def canonicalize(value: JsonValue) -> JsonValue:
     if isinstance(value, Mapping):
         return {k: canonicalize(value[k]) for k in js_property_order(sort_utf16(value))}
     if isinstance(value, list | tuple):
-        items = list(value)
+        # The elements are canonicalized before the array is sorted (the reference sorts first):
+        # a nested array compares by its string form, which its own sorting changes, so sorting
+        # first would make a second canonicalization reorder the array. Arrays of strings and of
+        # objects sorted by a string member (every array a capsule holds) order the same either way.
+        items = [canonicalize(v) for v in value]
         if items:
             key = _array_sort_key(items[0])
             if key is not None:
@@ -116,7 +124,7 @@ def canonicalize(value: JsonValue) -> JsonValue:
                     items = [items[i] for i in ranked]
                 else:
                     items = sorted(items, key=functools.cmp_to_key(lambda a, b: _js_compare(get(a), get(b))))
-        return [canonicalize(v) for v in items]
+        return items
     return value
 
 
@@ -126,7 +134,7 @@ def canonical_text(value: JsonValue) -> str:
 
 
 def canonical_bytes(value: JsonValue) -> bytes:
-    return canonical_text(value).encode("utf-8", "surrogatepass")
+    return utf8(canonical_text(value))
 
 
 def compact_json(value: JsonValue) -> str:
@@ -137,7 +145,7 @@ def compact_json(value: JsonValue) -> str:
 def semantic_hash(capsule: Mapping[str, JsonValue]) -> str:
     """SHA-256 of the compact canonical capsule without ``generated_at`` (the volatile field)."""
     stripped = {k: v for k, v in capsule.items() if k != "generated_at"}
-    return hashlib.sha256(compact_json(canonicalize(stripped)).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(utf8(compact_json(canonicalize(stripped)))).hexdigest()
 
 
 def _reject_constant(name: str) -> JsonValue:
@@ -147,10 +155,14 @@ def _reject_constant(name: str) -> JsonValue:
 def parse_json(text: str) -> JsonValue:
     """Strict JSON as ``JSON.parse`` accepts it (no NaN or Infinity); raises ``ValueError``.
 
-    Nesting deeper than Python's decoder can follow is refused as a ``ValueError`` too, so a
-    hostile document becomes a parse finding rather than a crash.
+    Nesting deeper than ``jsonspan.MAX_DEPTH`` is refused as a ``ValueError`` (a
+    ``JSONDecodeError`` at the bracket) too, so a hostile document becomes a parse finding rather
+    than a crash, and every walk over the value may recurse.
     """
+    deep = too_deep(text)
+    if deep is not None:
+        raise json.JSONDecodeError(TOO_DEEP, text, deep)
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
-        raise ValueError("JSON nesting is too deep to read") from None
+        raise json.JSONDecodeError(TOO_DEEP, text, 0) from None

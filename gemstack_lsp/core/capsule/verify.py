@@ -45,7 +45,6 @@ from gemstack_lsp.core.capsule.generate import (
     project_name,
     shipped_features,
 )
-from gemstack_lsp.core.capsule.locate import JsonLocations, JsonPath, locate
 from gemstack_lsp.core.capsule.schema import schema_errors
 from gemstack_lsp.core.capsule.secrets import scan_secrets
 from gemstack_lsp.core.capsule.size import HARD_LIMIT_BYTES
@@ -61,6 +60,8 @@ from gemstack_lsp.core.capsule.sources import (
 )
 from gemstack_lsp.core.findings import Finding, Related, Severity
 from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string
+from gemstack_lsp.core.jsonspan import JsonNode, JsonPath, member_span, value_span
+from gemstack_lsp.core.jsonspan import parse_json as parse_spans
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.state import active_spec_folder
@@ -183,16 +184,16 @@ class _Collector:
         self.feature = feature
         self.capsule_path = capsule_path
         self.text = text
-        self._where: JsonLocations | None = None
+        self._tree: JsonNode | None = None
         self.findings: list[Finding] = []
         self.fixes = capsule_fixes(feature)
 
     @property
-    def where(self) -> JsonLocations:
-        """Spans of the capsule's JSON, computed on the first finding that needs one."""
-        if self._where is None:
-            self._where = locate(self.text) if self.text is not None else JsonLocations()
-        return self._where
+    def tree(self) -> JsonNode | None:
+        """The capsule's JSON with spans, parsed on the first finding that needs one."""
+        if self._tree is None and self.text is not None:
+            self._tree = parse_spans(self.text).value
+        return self._tree
 
     def add(
         self,
@@ -211,7 +212,7 @@ class _Collector:
         if path is None:
             path = self.capsule_path
             if at is not None:
-                span = self.where.member(at) if member else self.where.value(at)
+                span = member_span(self.tree, at) if member else value_span(self.tree, at)
         self.findings.append(
             Finding(
                 code,

@@ -27,7 +27,6 @@ from typing import Any, Final
 
 import jsonschema
 
-from gemstack_lsp.core.blocks.base import node_at
 from gemstack_lsp.core.cost.jsonedit import insert_member
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jscompat import (
@@ -39,7 +38,15 @@ from gemstack_lsp.core.jscompat import (
     js_string,
     json_stringify,
 )
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, parse_json
+from gemstack_lsp.core.jsonspan import (
+    JsonArray,
+    JsonNode,
+    JsonObject,
+    JsonString,
+    node_at,
+    parse_json,
+    to_python_within,
+)
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
@@ -165,32 +172,35 @@ class SecretViolation:
 def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
     """Every credential-named key and secret-shaped string value, in the reference's walk order."""
     out: list[SecretViolation] = []
-
-    def walk(node: JsonNode, path: str) -> None:
+    # Depth-first without recursion (nesting depth is unbounded): a work list, last item first.
+    # An item is a node to walk, or a violation already decided (a credential-named key), which
+    # is reported before anything below it, as the reference walks.
+    todo: list[tuple[JsonNode, str] | SecretViolation] = [(root, "")] if root is not None else []
+    while todo:
+        item = todo.pop()
+        if isinstance(item, SecretViolation):
+            out.append(item)
+            continue
+        node, path = item
         if isinstance(node, JsonString):
             for pattern, source in SECRET_PATTERNS:
                 if pattern.search(node.value):
                     out.append(SecretViolation(path, f"Forbidden secret pattern detected matching {source}", node.span))
                     break
-            return
-        if isinstance(node, JsonArray):
-            for i, item in enumerate(node.items):
-                walk(item, f"{path}[{i}]")
-            return
-        if isinstance(node, JsonObject):
+        elif isinstance(node, JsonArray):
+            todo.extend((child, f"{path}[{i}]") for i, child in reversed(list(enumerate(node.items))))
+        elif isinstance(node, JsonObject):
             last = {m.key.value: m for m in node.members}
+            children: list[tuple[JsonNode, str] | SecretViolation] = []
             for key in js_property_order(last):
                 member = last[key]
                 child = f"{path}.{key}" if path else key
                 lowered = key.lower()
                 if lowered in FORBIDDEN_KEYS or re.sub(r"[-_]", "", lowered) in FORBIDDEN_KEYS:
-                    out.append(
-                        SecretViolation(child, f'Forbidden credential property name detected: "{key}"', member.key.span)
-                    )
-                walk(member.value, child)
-
-    if root is not None:
-        walk(root, "")
+                    message = f'Forbidden credential property name detected: "{key}"'
+                    children.append(SecretViolation(child, message, member.key.span))
+                children.append((member.value, child))
+            todo.extend(reversed(children))
     return out
 
 
@@ -235,7 +245,7 @@ _CAP_FIELDS = {"cost_state": 1, "estimated_unit_cost": 2, "freshness_date": 3}
 
 def validate_schema(root: JsonNode) -> list[SchemaIssue]:
     """Every schema error of a parsed ledger, with the reference's message, span and order."""
-    data = root.to_python()
+    data = to_python_within(root)  # the validator recurses: nesting below the schema's is cut
     if not isinstance(data, dict):
         return [SchemaIssue("Cost ledger root must be a JSON object", _head(root), (0,))]
     issues: dict[str, SchemaIssue] = {}

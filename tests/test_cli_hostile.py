@@ -327,7 +327,7 @@ def checks_family(finding: dict[str, Any]) -> bool:
         (("context", "verify"), "gemstack_lsp.core.capsule.verify", "verify_capsule"),
         (("context", "generate"), "gemstack_lsp.core.capsule.generate", "generate_capsule"),
         (("gate", "evaluate", "--action", "x", "--env", "ci"), "gemstack_lsp.core.cost.gates", "evaluate_chain"),
-        (("check",), "gemstack_lsp.core.rules", "analyze"),
+        (("check",), "gemstack_lsp.host.analysis", "analyze_repository"),
     ],
 )
 def test_an_internal_error_exits_2_and_says_so(

@@ -67,7 +67,10 @@ def analyze_feature(repo: GemstackRepo, feature: Feature, options: AnalysisOptio
     findings: list[Finding] = []
     for family, check in feature_checks():
         if family not in options.disabled:
-            findings.extend(_contained(family, feature.spec, functools.partial(check, repo, feature, options)))
+            # An internal error sits on the file the family is about: the capsule when there is
+            # one, else the spec.
+            where = feature.capsule if family == "capsule" and repo.exists(feature.capsule) else feature.spec
+            findings.extend(_contained(family, where, functools.partial(check, repo, feature, options)))
     cost: tuple[Finding, ...] = ()
     declared = False
     if "cost" not in options.disabled:

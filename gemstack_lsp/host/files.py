@@ -151,7 +151,7 @@ class FileStore:
         changed = []
         for i in range(len(parts)):
             entry = "/".join(parts[: i + 1])
-            if self._root is not None and os.path.lexists(os.path.join(self._root, entry)):
+            if self._root is not None and _lexists(os.path.join(self._root, entry)):
                 continue
             key = listing_key("/".join(parts[:i]))
             self._changed_at[key] = revision
@@ -219,7 +219,7 @@ class FileStore:
         full = os.path.join(self._root, rel) if rel else self._root
         try:
             st = os.lstat(full)
-        except OSError:
+        except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate, NUL)
             return None
         if not stat.S_ISDIR(st.st_mode) or not _settled(st) or (rel and not self._plain_dirs(rel + "/x")):
             return None
@@ -275,7 +275,7 @@ class FileStore:
             return None
         try:
             st = os.lstat(os.path.join(self._root, rel))
-        except OSError:
+        except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate, NUL)
             return None
         return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
@@ -287,7 +287,7 @@ class FileStore:
         full = os.path.join(self._root, rel)
         try:
             st = os.lstat(full)
-        except OSError:
+        except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate, NUL)
             return None
         if not stat.S_ISREG(st.st_mode) or not _settled(st) or not self._plain_dirs(rel):
             return None
@@ -303,7 +303,7 @@ class FileStore:
             try:
                 if not stat.S_ISDIR(os.lstat(path).st_mode):
                     return False
-            except OSError:
+            except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate, NUL)
                 return False
         return True
 
@@ -313,6 +313,13 @@ def _listing_touched(key: str, rel: str) -> bool:
     directory = key[len(LISTING) :]
     parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
     return directory in (parent, rel) or directory.startswith(rel + "/")
+
+
+def _lexists(path: str) -> bool:
+    try:
+        return os.path.lexists(path)
+    except ValueError:  # a name the file system cannot hold
+        return False
 
 
 def _settled(st: os.stat_result) -> bool:

@@ -21,6 +21,7 @@ budgets) are not findings: they depend on the tier a run uses, and are shown by
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -46,7 +47,7 @@ from gemstack_lsp.core.cost.registry import (
     normalize_id,
 )
 from gemstack_lsp.core.cost.view import GEMSTACK_LEDGER, PROVIDERS_PATH, ROOT_LEDGER, CostView, FeatureCost
-from gemstack_lsp.core.findings import Finding, Fix, Related
+from gemstack_lsp.core.findings import Finding, Fix, Related, contained
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.state import STATE_PATH
@@ -108,12 +109,24 @@ def feature_cost(repo: GemstackRepo, feature: Feature, options: AnalysisOptions)
     ledger = view.ledger(feature.ledger)
     if ledger is not None:
         findings.extend(ledger.findings)
-    fc = view.feature(feature)
-    findings.extend(_registry_findings(fc.registry))
-    findings.extend(_action_findings(fc))
-    findings.extend(_undeclared_findings(fc))
-    declares = ledger is not None or fc.has_blocks or bool(fc.task_uses)
+    findings.extend(contained("cost", feature.spec, functools.partial(feature_findings, view, feature)))
+    declares = ledger is not None or _declares(view, feature)
     return CostFindings(tuple(dedupe(findings)), declares)
+
+
+def feature_findings(view: CostView, feature: Feature) -> list[Finding]:
+    """The cost findings of one feature: its registry, its actions' chains, its undeclared action ids."""
+    fc = view.feature(feature)
+    return [*_registry_findings(fc.registry), *_action_findings(fc), *_undeclared_findings(fc)]
+
+
+def _declares(view: CostView, feature: Feature) -> bool:
+    """True when the feature declares providers or actions (also when reading it failed: that is no legacy)."""
+    try:
+        fc = view.feature(feature)
+    except Exception:  # already reported by feature_findings as an internal error
+        return True
+    return fc.has_blocks or bool(fc.task_uses)
 
 
 def legacy_notice(repo: GemstackRepo) -> Finding:

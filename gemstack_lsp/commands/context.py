@@ -71,11 +71,27 @@ def run(args: argparse.Namespace) -> int:
     feature = resolve_feature(repo, explicit)
     if feature is None:
         return _fail("No active feature found or specified via --feature.")
+    outside = _escape(root, feature)
+    if outside is not None:
+        return _fail(f"Feature folder is outside the repository: {outside}")
     if sub == "generate":
         return _generate(repo, root, feature)
     if sub == "verify":
         return _verify(repo, root, feature, as_json=args.json)
     return _show(repo, root, feature, as_json=args.json, markdown=args.markdown)
+
+
+def _escape(root: Path, feature: str) -> str | None:
+    """Why the feature folder is not the repository's own (a symlink leading out, a path
+    climbing out of it), else ``None``: a feature outside is refused, never read or written."""
+    from gemstack_lsp import containment
+    from gemstack_lsp.core.redact import redact
+
+    real = str(root)
+    where = containment.locate_in(os.path.join(real, feature), containment.Root(real, real))
+    if where.rel is None:
+        return redact(where.escape or feature)
+    return None
 
 
 def _generate(repo: GemstackRepo, root: Path, feature: str) -> int:

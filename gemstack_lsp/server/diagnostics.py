@@ -361,11 +361,15 @@ class Diagnostics:
         self.session.forget_roots()
         roots: set[str] = set()
         for change in params.changes:
-            _, root, rel = self.session.locate(change.uri)
-            if root is not None and rel is not None:
-                self.session.forget_file(root, rel)
+            where = self.session.where(change.uri)
+            if where is None or where.root is None:
+                continue
+            # A file now linked out of its repository still changes that repository's findings.
+            rel = where.rel if where.rel is not None else where.written_rel
+            if rel is not None:
+                self.session.forget_file(where.root.real, rel)
                 if is_relevant(rel):
-                    roots.add(root)
+                    roots.add(where.root.real)
         for root in sorted(roots):
             self.schedule(root)
 

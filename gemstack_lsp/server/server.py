@@ -65,6 +65,18 @@ class GemstackProtocol(LanguageServerProtocol):
             result.capabilities.diagnostic_provider = None
         return result
 
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        """Answer a request; a routine refusal (an argument outside the workspace, a document
+        that is not open) is logged once, without a traceback, and not reported as a server
+        error."""
+        error = None if future.cancelled() else future.exception()
+        if isinstance(error, JsonRpcException) and getattr(error, "routine", False):
+            self._request_futures.pop(msg_id, None)
+            log.info("request %s refused: %s", msg_id, error.message)
+            self._send_response(msg_id, error=error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
     def _handle_cancel_notification(self, msg_id: str | int) -> None:
         self.cancelled.add(msg_id)
         if len(self.cancelled) > 1000:
@@ -307,37 +319,23 @@ def _register_settings(server: GemstackServer) -> None:
 async def _serve_stdio(server: GemstackServer) -> None:
     """Read stdin through an asyncio pipe (no reader thread): messages already received are
     handled back to back, so a ``$/cancelRequest`` right behind its request cancels it
-    before it starts."""
-    from pygls.io_ import StdoutWriter, run_async
+    before it starts. Frames are read by our own reader (``server/transport.py``), which
+    answers a malformed frame with a parse error and reads on."""
+    from pygls.io_ import StdoutWriter
+
+    from gemstack_lsp.server import transport
 
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 26)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin.buffer)
     server._stop_event = threading.Event()
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
-    await run_async(
-        stop_event=server._stop_event,
-        reader=_EofSafeReader(reader),
-        protocol=server.protocol,
-        logger=log,
+    await transport.serve(
+        server._stop_event,
+        transport.FrameReader(reader),
+        server.protocol,
         error_handler=server.report_server_error,
     )
-
-
-class _EofSafeReader:
-    """An asyncio ``StreamReader`` that returns ``b""`` at end of input instead of raising."""
-
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        self._reader = reader
-
-    async def readline(self) -> bytes:
-        return await self._reader.readline()
-
-    async def readexactly(self, n: int) -> bytes:
-        try:
-            return await self._reader.readexactly(n)
-        except asyncio.IncompleteReadError:
-            return b""
 
 
 def serve_stdio(server: GemstackServer | None = None) -> None:

@@ -1,0 +1,42 @@
+"""The one redaction function: no message the tool prints quotes a value that looks like a secret.
+
+Every message that quotes user text (finding messages, hovers, completion labels, symbols,
+lens titles, ``context show``, logs) passes it through ``redact``. A secret is whatever one of
+the capsule's secret patterns (``core/capsule/secrets.py``, the reference's list) matches; the
+match is replaced by ``[redacted <kind>]`` (``[redacted github-token]``), so the message still says what was there.
+"""
+
+from __future__ import annotations
+
+from gemstack_lsp.core.capsule.secrets import SECRET_PATTERNS, secret_kind
+
+
+def _placeholder(kind: str) -> str:
+    # No placeholder matches a pattern itself ("bearer-token" has no space after "bearer").
+    return f"[redacted {kind.lower().replace(' ', '-')}]"
+
+
+_SUBSTITUTIONS = tuple((pattern, _placeholder(kind)) for kind, pattern in SECRET_PATTERNS)
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret-looking part replaced by ``[redacted <kind>]``."""
+    if not text:
+        return text
+    for pattern, placeholder in _SUBSTITUTIONS:
+        text = pattern.sub(placeholder, text)
+    return text
+
+
+def looks_secret(text: str) -> bool:
+    """True when ``text`` holds something one of the secret patterns matches."""
+    return secret_kind(text) is not None
+
+
+def quote(value: object, limit: int = 80) -> str:
+    """A user value quoted for a message: ``repr``-like, redacted, and cut to ``limit``
+    characters (a cut never splits a placeholder)."""
+    text = redact(str(value))
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"'{text}'"

@@ -1,0 +1,98 @@
+"""The server never leaves the workspace: a symlink out is a finding, never a repository, never
+read, never written; commands and fixes act only on Gemstack artifacts inside the workspace."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+
+from gemstack_lsp.server.convert import path_to_uri
+from tests.lsp.conftest import _plain
+
+if TYPE_CHECKING:
+    from tests.lsp.conftest import MakeClient
+
+SPEC = "specs/009-context-capsule/spec.md"
+
+
+def _evil_outside(gem_repo: Path, tmp_path: Path) -> Path:
+    """``specs/evil`` links to the feature folder of a repository outside the workspace."""
+    outside = tmp_path / "outside" / "repo"
+    feature = outside / "specs" / "evil"
+    feature.mkdir(parents=True)
+    for name in ("spec.md", "plan.md", "tasks.md"):
+        shutil.copy(gem_repo / "specs/009-context-capsule" / name, feature / name)
+    (outside / ".gemstack").mkdir()
+    (gem_repo / "specs" / "evil").symlink_to(feature, target_is_directory=True)
+    return outside
+
+
+async def _command(h: Any, name: str, *arguments: Any) -> Any:
+    return await h.request(
+        lsp.WORKSPACE_EXECUTE_COMMAND, lsp.ExecuteCommandParams(command=name, arguments=list(arguments))
+    )
+
+
+async def test_a_symlinked_feature_folder_is_never_a_repository_read_or_written(
+    make_client: MakeClient, gem_repo: Path, tmp_path: Path, client_kind: str
+) -> None:
+    outside = _evil_outside(gem_repo, tmp_path)
+    h = await make_client(client_kind, gem_repo, audit=True, watch=outside)
+    # The document as the editor names it: through the workspace's symlink.
+    uri = path_to_uri(gem_repo / "specs/evil/spec.md")
+    text = (outside / "specs/evil/spec.md").read_text("utf-8")
+    h.texts[uri] = text
+    h.versions[uri] = 1
+    h.client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=text)
+        )
+    )
+    status = await h.settle()
+    assert [r["root"] for r in status["roots"]] == [str(gem_repo)]
+    everything = await h.workspace_diagnostics()
+    unreadable = [d for d in everything.get(uri, []) if d.code == "ARTIFACT_UNREADABLE"]
+    assert unreadable, everything.keys()
+    inside_out = outside / "specs/evil"
+    for argument in (uri, "specs/evil", path_to_uri(gem_repo / "specs/evil"), str(inside_out), path_to_uri(inside_out)):
+        with pytest.raises(JsonRpcException, match=r"outside the workspace|leaves its repository"):
+            await _command(h, "gemstack.regenerateCapsule", argument)
+        with pytest.raises(JsonRpcException, match=r"outside the workspace|leaves its repository"):
+            await _command(h, "gemstack.verifyCapsule", argument)
+    assert not (inside_out / "context-capsule.json").exists()
+    events = list(await h.request("test/audit", None))
+    assert events == []
+
+
+async def test_apply_fix_edits_only_gemstack_artifacts_in_the_workspace(
+    make_client: MakeClient, gem_repo: Path, tmp_path: Path
+) -> None:
+    outside = _evil_outside(gem_repo, tmp_path)
+    h = await make_client("vscode", gem_repo)
+    h.open(SPEC)
+    await h.settle()
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+
+    def fix(uri: str, create: bool = False) -> dict[str, Any]:
+        return {"title": "t", "edits": [{"uri": uri, "range": whole, "newText": "#!/bin/sh\n", "create": create}]}
+
+    refused = [
+        path_to_uri(gem_repo / ".git/hooks/pre-commit"),
+        path_to_uri(gem_repo / "README.md"),
+        path_to_uri(gem_repo / "specs/.git/config"),
+        path_to_uri(gem_repo / "specs/evil/spec.md"),
+        path_to_uri(outside / "specs/evil/spec.md"),
+        path_to_uri(tmp_path / "elsewhere" / "cost-ledger.json"),
+    ]
+    for uri in refused:
+        with pytest.raises(JsonRpcException, match="gemstack:"):
+            await _command(h, "gemstack.applyFix", fix(uri, create=True))
+    assert h.applied == []
+    result = await _command(h, "gemstack.applyFix", fix(h.uri(SPEC)))
+    assert _plain(result)["applied"] is True
+    assert len(h.applied) == 1

@@ -343,7 +343,15 @@ class Diagnostics:
             self.schedule(doc.root)
 
     def did_change(self, params: lsp.DidChangeTextDocumentParams) -> None:
+        before = self.session.documents.get(params.text_document.uri)
+        previous = before.version if before is not None else None
         doc = self.session.change(params.text_document.uri, params.text_document.version, params.content_changes)
+        if doc is not None and previous is not None and doc.version < previous:
+            # The client restarted its versions (versions only ever rise within one history):
+            # what was published for the higher ones describes an obsolete buffer, so the
+            # new history starts afresh instead of being held back as "going backwards".
+            log.info("%s went from version %s back to %s: its history starts afresh", doc.uri, previous, doc.version)
+            self.forget_version(doc.uri)
         if doc is not None and doc.root is not None and doc.gemstack:
             self.schedule(doc.root)
 

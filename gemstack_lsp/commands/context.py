@@ -36,16 +36,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--markdown", action="store_true", help="show: also write the derived context-capsule.md")
 
 
+def _redact(message: str) -> str:
+    from gemstack_lsp.core.redact import redact
+
+    return redact(message)
+
+
 def _info(message: str) -> None:
-    print(f"[INFO] {message}", flush=True)
+    print(f"[INFO] {_redact(message)}", flush=True)
 
 
 def _ok(message: str) -> None:
-    print(f"[OK] {message}", flush=True)
+    print(f"[OK] {_redact(message)}", flush=True)
 
 
 def _fail(message: str) -> int:
-    print(f"[FAIL] {message}", file=sys.stderr, flush=True)
+    print(f"[FAIL] {_redact(message)}", file=sys.stderr, flush=True)
     return 1
 
 
@@ -170,7 +176,9 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
 
     result = verify_capsule(repo, feature)
     if as_json:
-        print(json.dumps(verify_report(repo, result), indent=2, ensure_ascii=False))
+        from gemstack_lsp.core.redact import redact_json
+
+        print(json.dumps(redact_json(verify_report(repo, result)), indent=2, ensure_ascii=False))
         return 0 if result.ok else 1
     _info(f'Auditing context capsule for "{feature}" in: {root}')
     if result.state == "VALID":
@@ -188,27 +196,44 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
 
 def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdown: bool) -> int:
     from gemstack_lsp.core.capsule.canonical import parse_json
+    from gemstack_lsp.core.capsule.secrets import scan_secrets
     from gemstack_lsp.core.capsule.show import render_markdown, summary_lines
     from gemstack_lsp.core.capsule.sources import CAPSULE_FILE, CAPSULE_MD_FILE
     from gemstack_lsp.core.capsule.verify import verify_capsule
+    from gemstack_lsp.core.redact import redact_json
     from gemstack_lsp.fs import write_atomic
 
     path = root / feature / CAPSULE_FILE
     doc = repo.document(f"{feature}/{CAPSULE_FILE}")
     if not doc.exists or doc.text is None:
         return _fail(f"Context capsule not found at: {path}")
-    if as_json:
-        sys.stdout.write(doc.text)
-        return 0
     try:
         capsule = parse_json(doc.text)
     except ValueError as exc:
+        if as_json:
+            # Not JSON: shown as it is, but never a secret it holds.
+            sys.stdout.write(_redact(doc.text))
         return _fail(str(exc))
+    secrets = list(scan_secrets(capsule))
+    if as_json:
+        if not secrets:
+            sys.stdout.write(_redact(doc.text))
+            return 0
+        # The secret audit fails: the capsule is shown with every secret-looking string
+        # (property names included) replaced, and the command fails.
+        print(json.dumps(redact_json(capsule), indent=2, ensure_ascii=False))
+        return _fail(f"The context capsule fails the secret audit ({len(secrets)} secret(s) redacted above).")
     if not isinstance(capsule, dict):
         return _fail("Context capsule must be a JSON object")
     state = verify_capsule(repo, feature).state
     for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
-        print(line)
+        print(_redact(line))
+    if markdown and secrets:
+        where = ", ".join(hit.where for hit in secrets[:3])
+        return _fail(
+            f"Refusing to write {CAPSULE_MD_FILE}: the context capsule fails the secret audit (at {where}); "
+            "regenerate it from sources without credentials."
+        )
     if markdown:
         md_path = root / feature / CAPSULE_MD_FILE
         try:

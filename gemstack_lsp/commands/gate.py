@@ -63,7 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _usage(message: str) -> int:
-    print(f"gemstack-lsp gate: {message}", file=sys.stderr)
+    from gemstack_lsp.core.redact import redact
+
+    print(f"gemstack-lsp gate: {redact(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -160,5 +162,8 @@ def evaluate(args: argparse.Namespace) -> int:
         # An invalid ledger is never trusted: every cost is then UNKNOWN (run `check` for why).
         "ledger_valid": ledger_result.valid if ledger_result is not None else False,
     }
-    write_stdout(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    from gemstack_lsp.core.redact import redact_json
+
+    # The decision quotes the ids it was given: never one that looks like a secret.
+    write_stdout(json.dumps(redact_json(out), indent=2, ensure_ascii=False) + "\n")
     return EXIT_ALLOW if chain.decision.authorized else EXIT_DENY

@@ -23,7 +23,7 @@ from gemstack_lsp.core.hashing import hash_text
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.reader import ReadStatus
-from gemstack_lsp.core.repo import FEATURE_DOCS, SPECS_DIR, Document, Feature, GemstackRepo
+from gemstack_lsp.core.repo import FEATURE_DOCS, Document, Feature, GemstackRepo
 from gemstack_lsp.core.state import STATE_PATH, state_findings
 from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
@@ -83,7 +83,7 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     Each feature and state.json are checked on their own: one that makes a check raise gets a
     GEMSTACK_INTERNAL_ERROR finding and does not hide the findings of the others.
     """
-    findings: list[Finding] = list(specs_folder_findings(repo))
+    findings: list[Finding] = []
     for feature in repo.features():
         findings.extend(_contained(feature.spec, functools.partial(feature_findings, repo, feature)))
     findings.extend(
@@ -97,23 +97,6 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
         )
     )
     return findings
-
-
-def specs_folder_findings(repo: GemstackRepo) -> list[Finding]:
-    """ARTIFACT_UNREADABLE when ``specs/`` itself is a symlink leading outside the repository:
-    its features are not the repository's, so none is analysed, and that must not pass silently."""
-    content = repo.reader.read(SPECS_DIR)
-    if content.status is not ReadStatus.SYMLINK_OUTSIDE:
-        return []
-    detail = f" ({content.detail})" if content.detail else ""
-    return [
-        Finding(
-            "ARTIFACT_UNREADABLE",
-            f"{SPECS_DIR}/ cannot be analysed: {_UNREADABLE_REASONS[content.status]}{detail}; "
-            "none of its features is checked.",
-            SPECS_DIR,
-        )
-    ]
 
 
 def _contained(path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:

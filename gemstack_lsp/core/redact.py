@@ -8,6 +8,8 @@ match is replaced by ``[redacted <kind>]`` (``[redacted github-token]``), so the
 
 from __future__ import annotations
 
+from typing import Any
+
 from gemstack_lsp.core.capsule.secrets import SECRET_PATTERNS, secret_kind
 
 
@@ -26,6 +28,29 @@ def redact(text: str) -> str:
     for pattern, placeholder in _SUBSTITUTIONS:
         text = pattern.sub(placeholder, text)
     return text
+
+
+def redact_json(value: Any) -> Any:
+    """A JSON value with every string, property names included, redacted (iteratively, so
+    any nesting depth is fine)."""
+    if not isinstance(value, dict | list):
+        return redact(value) if isinstance(value, str) else value
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, dict | list):
+                copy: Any = {} if isinstance(item, dict) else []
+                stack.append((item, copy))
+            else:
+                copy = redact(item) if isinstance(item, str) else item
+            if isinstance(target, dict):
+                target[redact(str(key))] = copy
+            else:
+                target.append(copy)
+    return root
 
 
 def looks_secret(text: str) -> bool:

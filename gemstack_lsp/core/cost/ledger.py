@@ -187,6 +187,18 @@ def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
                     out.append(
                         SecretViolation(child, f'Forbidden credential property name detected: "{key}"', member.key.span)
                     )
+                else:
+                    # A property name is a string the ledger holds too: a provider or
+                    # capability id that looks like a credential is one.
+                    matched = next((src for pattern, src in SECRET_PATTERNS if pattern.search(key)), None)
+                    if matched is not None:
+                        out.append(
+                            SecretViolation(
+                                child,
+                                f"Forbidden secret pattern detected matching {matched} in a property name",
+                                member.key.span,
+                            )
+                        )
                 walk(member.value, child)
 
     if root is not None:

@@ -65,6 +65,14 @@ class GemstackProtocol(LanguageServerProtocol):
             result.capabilities.diagnostic_provider = None
         return result
 
+    def _send_data(self, data: Any) -> None:
+        """Send a message; no message the server sends quotes a secret (``redact_outgoing``)."""
+        from gemstack_lsp.server.transport import redact_outgoing
+
+        if data:
+            data = redact_outgoing(data, self._serialize_message)
+        super()._send_data(data)
+
     def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
         """Answer a request; a routine refusal (an argument outside the workspace, a document
         that is not open) is logged once, without a traceback, and not reported as a server

@@ -29,11 +29,10 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.redact import looks_secret
-
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
+from gemstack_lsp.core.redact import looks_secret
 from gemstack_lsp.core.repo import CAPSULE_NAME, LEDGER_NAME, GemstackRepo
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks

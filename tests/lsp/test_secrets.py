@@ -110,6 +110,6 @@ async def test_no_server_output_quotes_a_secret(make_client: MakeClient, gem_rep
     outputs.append(("log messages", _text(h.client.log_messages)))
     outputs.append(("shown messages", _text(h.client.messages)))
     leaking = [(what, hs.leaks(text)) for what, text in outputs if hs.leaks(text)]
-    assert leaking == [], "\n".join(f"{w}: {l}" for w, l in leaking)
+    assert leaking == [], "\n".join(f"{what}: {names}" for what, names in leaking)
     # The findings still name the problems, with the values replaced.
     assert "[redacted" in _text(await h.workspace_diagnostics())

@@ -124,8 +124,14 @@ def plant(root: Path) -> None:
     (feature / "cost-ledger.json").write_text(f'{{"version": 1, "providers": {GITHUB}}}', "utf-8")
     (feature / "closure.json").write_text(json.dumps({"status": OPENAI, "gates": {GITHUB: AWS}}), "utf-8")
 
+    providers = [{"provider_id": GITHUB, "type": "MOCK", "capabilities": [OPENAI], "adapter": BEARER}]
+    (root / ".gemstack" / "providers.json").write_text(json.dumps({"providers": providers}), "utf-8")
+    capsule = {"schema_version": 1, "project_name": GITHUB, "feature": FEATURE, "notes": {AWS: PRIVATE_KEY}}
+    (feature / "context-capsule.json").write_text(json.dumps(capsule, indent=2), "utf-8")
+
     state_path = root / ".gemstack" / "state.json"
     state = json.loads(state_path.read_text("utf-8"))
+    state["phase_hashes"]["spec"] = GITHUB
     state["active_spec"] = f"specs/{GITHUB}"
     state["current_phase"] = AWS
     state[OPENAI] = GOOGLE

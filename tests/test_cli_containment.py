@@ -119,3 +119,17 @@ def test_locate_tells_a_symlinked_file_leading_out(tmp_path: Path) -> None:
     inside = containment.locate(str(root / "specs/a/alias.md"))
     assert inside.contained and inside.rel == "specs/a/alias.md"
     assert containment.locate(str(tmp_path / "nowhere.md")).root is None
+
+
+def test_gate_never_evaluates_against_an_outside_repository(
+    evil: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, outside = evil
+    (outside / "cost-ledger.json").write_text('{"version": 1, "providers": {}}', "utf-8")
+    argv = ["gate", "evaluate", "--target", str(root / "specs/evil"), "--action", "x", "--env", "development"]
+    main(argv)
+    out = capsys.readouterr().out
+    assert str(outside) not in out
+    from gemstack_lsp.fs import find_repo_root
+
+    assert find_repo_root(root / "specs/evil/spec.md") == root

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gemstack_lsp.cli import main
-from gemstack_lsp.core.redact import redact, redact_json
+from gemstack_lsp.core.redact import excerpt, redact, redact_json
 from tests import hostile_secrets as hs
 
 F9 = "specs/009-context-capsule"
@@ -116,3 +116,17 @@ def test_redact_replaces_every_pattern_and_keeps_the_rest() -> None:
         assert list(walked) == ["[redacted api-secret-key]"]
         (walked,) = walked["[redacted api-secret-key]"]
     assert walked == "[redacted github-token]"
+
+
+def test_a_cut_secret_is_not_quoted_either(reference_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state_path = reference_repo / ".gemstack" / "state.json"
+    state = json.loads(state_path.read_text("utf-8"))
+    state["phase_hashes"]["spec"] = hs.GITHUB
+    state_path.write_text(json.dumps(state, indent=2), "utf-8")
+    code, out = _run(capsys, "check", str(reference_repo))
+    assert code == 1
+    assert "FROZEN_ARTIFACT_CHANGED" in out
+    assert "recorded [redacted github-token]..." in out
+    assert hs.GITHUB[:8] not in out
+    assert excerpt(hs.GITHUB, 12) == "[redacted github-token]"
+    assert excerpt("0123456789abcdef", 12) == "0123456789ab"

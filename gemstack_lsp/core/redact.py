@@ -53,6 +53,13 @@ def redact_json(value: Any) -> Any:
     return root
 
 
+def excerpt(text: str, length: int) -> str:
+    """The first ``length`` characters of ``text`` for a message; a secret-looking text is
+    redacted first (a cut secret may no longer look like one, yet still give part of it away)."""
+    redacted = redact(text)
+    return redacted if redacted != text else text[:length]
+
+
 def looks_secret(text: str) -> bool:
     """True when ``text`` holds something one of the secret patterns matches."""
     return secret_kind(text) is not None

@@ -96,3 +96,36 @@ async def test_apply_fix_edits_only_gemstack_artifacts_in_the_workspace(
     result = await _command(h, "gemstack.applyFix", fix(h.uri(SPEC)))
     assert _plain(result)["applied"] is True
     assert len(h.applied) == 1
+
+
+def test_a_symlinked_child_is_not_the_folders_project_root(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from gemstack_lsp.server.configuration import _project_root
+    from gemstack_lsp.server.session import Session
+
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    outside = tmp_path / "outside" / "repo"
+    (outside / "specs").mkdir(parents=True)
+    (workspace / "linked").symlink_to(outside, target_is_directory=True)
+    server = SimpleNamespace(session=Session())
+    assert _project_root(server, str(workspace)) == str(workspace)
+    (workspace / "own" / ".gemstack").mkdir(parents=True)
+    assert _project_root(server, str(workspace)) == str(workspace / "own")
+
+
+def test_session_roots_follow_the_containment_rule(gem_repo: Path, tmp_path: Path) -> None:
+    from gemstack_lsp.server.session import Session
+
+    outside = _evil_outside(gem_repo, tmp_path)
+    session = Session()
+    session.add_folder(path_to_uri(gem_repo))
+    assert session.locate(path_to_uri(gem_repo / "specs/evil/spec.md"))[1:] == (None, None)
+    assert session.root_of(str(gem_repo / "specs/evil/spec.md")) == str(gem_repo)
+    assert session.locate(path_to_uri(gem_repo / SPEC))[1:] == (str(gem_repo), SPEC)
+    # A file opened where it really is belongs to its own repository, but is no workspace file.
+    assert session.locate(path_to_uri(outside / "specs/evil/spec.md"))[1] == str(outside)
+    assert not session.inside_workspace(str(outside / "specs/evil"))
+    assert not session.inside_workspace(str(gem_repo / "specs/evil"))
+    assert session.inside_workspace(str(gem_repo / SPEC))

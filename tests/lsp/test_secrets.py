@@ -24,6 +24,8 @@ FILES = [
     f"{hs.FEATURE}/tasks.md",
     f"{hs.FEATURE}/cost-ledger.json",
     f"{hs.FEATURE}/closure.json",
+    f"{hs.FEATURE}/context-capsule.json",
+    ".gemstack/providers.json",
     "cost-ledger.json",
     ".gemstack/state.json",
 ]

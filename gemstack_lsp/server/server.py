@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, PyglsError
@@ -46,6 +47,8 @@ class GemstackProtocol(LanguageServerProtocol):
     def __init__(self, server: Any, converter: Any) -> None:
         super().__init__(server, converter)
         self.cancelled: set[str | int] = set()
+        #: Documents a change arrived for without an open: each is logged once.
+        self.unknown_documents: set[str] = set()
 
     @lsp_method(lsp.INITIALIZE)
     def lsp_initialize(self, params: lsp.InitializeParams) -> Generator[Any, Any, lsp.InitializeResult]:
@@ -64,6 +67,20 @@ class GemstackProtocol(LanguageServerProtocol):
             # Push-only clients: never advertise pull, so no client gets both.
             result.capabilities.diagnostic_provider = None
         return result
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+        """A change to a document that was never opened is a routine refusal: ignored and
+        logged once per document (pygls would raise, with a traceback, on every keystroke)."""
+        uri = params.text_document.uri
+        if unquote(uri) not in self.workspace.text_documents:
+            if uri not in self.unknown_documents:
+                if len(self.unknown_documents) > 1000:
+                    self.unknown_documents.clear()
+                self.unknown_documents.add(uri)
+                log.info("didChange for a document that is not open, ignored: %s", uri)
+            return
+        yield from super().lsp_text_document__did_change(params)
 
     def _send_data(self, data: Any) -> None:
         """Send a message; no message the server sends quotes a secret (``redact_outgoing``)."""

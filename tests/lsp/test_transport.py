@@ -164,3 +164,22 @@ def test_a_routine_refusal_is_logged_once_without_a_traceback(reference_repo: Pa
     assert "Traceback" not in stderr
     errors = [m for m in server.seen if m.get("method") == "window/logMessage" and m["params"]["type"] == 1]
     assert errors == []
+
+
+def test_a_change_to_a_document_never_opened_is_logged_once(tmp_path: Path) -> None:
+    server = Server(tmp_path)
+    server.send(initialize())
+    server.wait_for(1)
+    uri = path_to_uri(tmp_path / "never-opened.md")
+    change = {
+        "jsonrpc": "2.0",
+        "method": "textDocument/didChange",
+        "params": {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": "x"}]},
+    }
+    server.send(frame(change) + frame(change) + frame(request(2, "gemstack/status")))
+    assert "result" in server.wait_for(2)
+    stderr = server.finish()
+    assert stderr.count("not open") == 1, stderr
+    assert "KeyError" not in stderr and "Traceback" not in stderr
+    errors = [m for m in server.seen if m.get("method") == "window/logMessage" and m["params"]["type"] == 1]
+    assert errors == []

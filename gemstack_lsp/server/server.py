@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import os
 import stat
@@ -21,7 +22,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, PyglsError
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, PyglsError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -47,6 +48,8 @@ class GemstackProtocol(LanguageServerProtocol):
     def __init__(self, server: Any, converter: Any) -> None:
         super().__init__(server, converter)
         self.cancelled: set[str | int] = set()
+        #: Writes of an asynchronous writer (WebSocket) still under way.
+        self.pending_writes: set[asyncio.Future[Any]] = set()
         #: Documents a change arrived for without an open: each is logged once.
         self.unknown_documents: set[str] = set()
 
@@ -83,12 +86,33 @@ class GemstackProtocol(LanguageServerProtocol):
         yield from super().lsp_text_document__did_change(params)
 
     def _send_data(self, data: Any) -> None:
-        """Send a message; no message the server sends quotes a secret (``redact_outgoing``)."""
-        from gemstack_lsp.server.transport import redact_outgoing
+        """Send a message, as pygls does, except that no message quotes a secret: its JSON text
+        is made once and redacted when a secret pattern matches it (``transport.outgoing_text``)."""
+        from gemstack_lsp.server.transport import outgoing_text
 
-        if data:
-            data = redact_outgoing(data, self._serialize_message)
-        super()._send_data(data)
+        if not data:
+            return
+        if self.writer is None:
+            log.error("unable to send data: no transport")
+            return
+        try:
+            body = outgoing_text(data, self._serialize_message).encode(self.CHARSET)
+            if self._include_headers:
+                header = (
+                    f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                ).encode(self.CHARSET)
+                body = header + body
+            result = self.writer.write(body)
+            if inspect.isawaitable(result):
+                task = asyncio.ensure_future(result)
+                self.pending_writes.add(task)
+                task.add_done_callback(self.pending_writes.discard)
+        except BrokenPipeError:
+            log.warning("the client's pipe is closed: a message was not sent")
+            raise
+        except Exception as error:
+            log.exception("sending a message failed")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
         """Answer a request; a routine refusal (an argument outside the workspace, a document

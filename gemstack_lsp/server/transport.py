@@ -209,17 +209,17 @@ async def serve(
 _ESCAPED_BEARER = re.compile(r"bearer\\[tnrfbu]", re.IGNORECASE)
 
 
-def redact_outgoing(data: Any, serialize: Callable[[Any], Any]) -> Any:
-    """A message about to be sent, with every secret-looking string (property names included)
-    redacted: the last guard, whichever feature built the message. ``data`` comes back as it
-    is when its JSON text holds nothing a secret pattern matches (the common case)."""
+def outgoing_text(data: Any, serialize: Callable[[Any], Any]) -> str:
+    """The JSON text of a message about to be sent, with every secret-looking string (property
+    names included) redacted: the last guard, whichever feature built the message. The text is
+    made once; only when a secret pattern matches it is it decoded, redacted and made again."""
     from gemstack_lsp.core.capsule.secrets import SECRET_PATTERNS
     from gemstack_lsp.core.redact import redact_json
 
     text = json.dumps(data, default=serialize)
     if not any(pattern.search(text) for _, pattern in SECRET_PATTERNS) and not _ESCAPED_BEARER.search(text):
-        return data
-    return redact_json(json.loads(text))
+        return text
+    return json.dumps(redact_json(json.loads(text)))
 
 
 def _where(exc: ValueError) -> str:

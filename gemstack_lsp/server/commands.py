@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
+from gemstack_lsp import containment
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.server import convert
@@ -279,6 +280,10 @@ def take_plan_receipt(server: GemstackServer, uri: str) -> None:
     if where is None or path is None or not os.path.isfile(path):
         return
     root, rel = where
+    if not server.session.inside_workspace(path) or not containment.real_within(path, root):
+        # Outside the workspace, or linked out of its repository: never read.
+        log.info("no read-plan receipt for %s: it is not a plan of the workspace", rel)
+        return
 
     def read() -> dict[str, Any] | str:
         from gemstack_lsp.provenance.api import ProvenanceError, read_plan

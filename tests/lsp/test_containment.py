@@ -129,3 +129,25 @@ def test_session_roots_follow_the_containment_rule(gem_repo: Path, tmp_path: Pat
     assert not session.inside_workspace(str(outside / "specs/evil"))
     assert not session.inside_workspace(str(gem_repo / "specs/evil"))
     assert session.inside_workspace(str(gem_repo / SPEC))
+
+
+async def test_a_plan_linked_from_outside_is_never_read_nor_written(
+    make_client: MakeClient, gem_repo: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside-plans"
+    (outside / "docs" / "plans").mkdir(parents=True)
+    plan = outside / "docs" / "plans" / "2026-01-01-gitnexus-plan-a-b-c.md"
+    plan.write_text("# outside plan\n", "utf-8")
+    (gem_repo / "linked").symlink_to(outside, target_is_directory=True)
+    h = await make_client("vscode", gem_repo, audit=True, watch=outside)
+    uri = path_to_uri(gem_repo / "linked/docs/plans/2026-01-01-gitnexus-plan-a-b-c.md")
+    h.client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text="# edited\n")
+        )
+    )
+    await h.settle()
+    with pytest.raises(JsonRpcException, match="outside the workspace"):
+        await _command(h, "gemstack.writePlan", uri)
+    assert plan.read_text("utf-8") == "# outside plan\n"
+    assert list(await h.request("test/audit", None)) == []

@@ -95,12 +95,17 @@ class FrameReader:
         if bad is not None or headers is None:
             return bad
         length = int(headers["content-length"])
-        while len(self._buf) < length:
-            match = RESYNC.search(self._buf)
-            if match is not None:
+        scanned = 0
+        while True:
+            # Only the bytes not yet looked at (and a header's length before them) are searched.
+            match = RESYNC.search(self._buf, max(0, scanned - _KEEP), length + _KEEP)
+            scanned = len(self._buf)
+            if match is not None and match.start() < length:
                 # The next message starts inside the claimed body: the length lied.
                 del self._buf[: match.start()]
                 return BadFrame(f"Content-Length {length} is wrong: a new message starts after {match.start()} bytes")
+            if len(self._buf) >= length:
+                break
             if not await self._fill():
                 self.close_reason = f"the input ended inside a message body ({len(self._buf)} of {length} bytes)"
                 return None
@@ -138,6 +143,10 @@ class FrameReader:
                     continue
                 pos = newline + 1
                 break
+            glued = RESYNC.search(line + b"\n", 1)
+            if glued is not None:
+                # A header glued to the rest of a broken line: the next message starts there.
+                return self._refuse("a header line runs into the next message's header")
             name, sep, value = line.partition(b":")
             if not sep or not _TOKEN.fullmatch(name.strip()):
                 return self._refuse(f"not a header line: {_shown(line.decode('latin-1'))}")

@@ -251,14 +251,16 @@ def _replace_at(dir_fd: int, name: str, shown: Path, data: bytes) -> None:
 
 def find_repo_root(path: str | os.PathLike[str]) -> Path | None:
     """The Gemstack repository holding ``path``: the nearest folder, ``path`` itself or an
-    ancestor, that contains a ``.gemstack/`` or ``specs/`` folder (``None`` when there is none).
+    ancestor, that contains a ``.gemstack/`` or ``specs/`` folder (``None`` when there is none),
+    under the containment rule (``gemstack_lsp.containment``): found where the path is written,
+    never through a symlink that leads out of an enclosing repository.
 
     A file is looked up from its folder. The answer is absolute, with symlinks resolved.
     """
-    start = Path(path).resolve()
-    if not start.is_dir():
-        start = start.parent
-    for folder in (start, *start.parents):
-        if (folder / ".gemstack").is_dir() or (folder / "specs").is_dir():
-            return folder
-    return None
+    from gemstack_lsp import containment
+
+    start = os.path.abspath(path)
+    if not os.path.isdir(start):
+        start = os.path.dirname(start)
+    root = containment.owning_root(start)
+    return Path(root.real) if root is not None else None

@@ -51,13 +51,16 @@ def _in_scope(path: str, scopes: set[str]) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gemstack_lsp.fs import DiskReader, find_repo_root
+    from gemstack_lsp import containment
+    from gemstack_lsp.fs import DiskReader
     from gemstack_lsp.host import AnalysisHost
     from gemstack_lsp.report import RepoReport, cwd_path, render_json, render_sarif, render_text, summarize
 
     cwd = cwd_path()
     # Repository root -> the repository-relative scopes asked for ("" = the whole repository).
     wanted: dict[Path, set[str]] = {}
+    #: Paths whose real path leaves their repository: (as given, root, scope, why).
+    escaped: list[tuple[str, Path, str, str]] = []
     for raw in args.paths or ["."]:
         given = Path(raw)
         if not os.path.lexists(given):
@@ -67,11 +70,17 @@ def run(args: argparse.Namespace) -> int:
         full = given.resolve()
         if not full.exists():
             return _fail(f"cannot read {raw}: it is a broken symbolic link")
-        root = find_repo_root(full)
-        if root is None:
+        # The repository is found where the path is written, not where its links lead: a
+        # path whose real path leaves its repository is that repository's finding.
+        where = containment.locate(str(given.absolute()))
+        if where.root is None:
             return _fail(f"{raw} is not inside a Gemstack repository (no .gemstack/ or specs/ folder found above it)")
-        rel = normalize_relpath(full.relative_to(root).as_posix())
-        wanted.setdefault(root, set()).add(rel)
+        rel = where.rel if where.rel is not None else where.written_rel
+        if rel is None:
+            return _fail(f"{raw} is not inside a Gemstack repository (no .gemstack/ or specs/ folder found above it)")
+        wanted.setdefault(Path(where.root.real), set()).add(normalize_relpath(rel))
+        if where.rel is None:
+            escaped.append((raw, Path(where.root.real), normalize_relpath(rel), where.escape or ""))
 
     reports: list[RepoReport] = []
     for root, scopes in wanted.items():
@@ -94,6 +103,11 @@ def run(args: argparse.Namespace) -> int:
             err=True,
         )
         return EXIT_INTERNAL_ERROR
+    for raw, root, scope, why in escaped:
+        say(f"gemstack-lsp check: {raw} is not checked: {why}", err=True)
+        if not any(r.root == root and any(_in_scope(f.path, {scope}) for f in r.findings) for r in reports):
+            # Nothing reports it (a path deeper than analysis looks): never a silent pass.
+            return EXIT_USAGE
     if args.exit_zero:
         return EXIT_OK
     return EXIT_BLOCKERS if summarize(reports).blockers else EXIT_OK

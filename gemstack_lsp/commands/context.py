@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import posixpath
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -74,20 +73,26 @@ def run_argv(argv: Sequence[str]) -> int:
     return run(args)
 
 
+def _redact(message: str) -> str:
+    from gemstack_lsp.core.redact import redact
+
+    return redact(message)
+
+
 def _info(message: str) -> None:
-    say(f"[INFO] {message}")
+    say(f"[INFO] {_redact(message)}")
 
 
 def _ok(message: str) -> None:
-    say(f"[OK] {message}")
+    say(f"[OK] {_redact(message)}")
 
 
 def _warn(message: str) -> None:
-    say(f"[WARN] {message}", err=True)
+    say(f"[WARN] {_redact(message)}", err=True)
 
 
 def _fail(message: str) -> int:
-    say(f"[FAIL] {message}", err=True)
+    say(f"[FAIL] {_redact(message)}", err=True)
     return 1
 
 
@@ -96,7 +101,7 @@ def _print_json(document: Any) -> None:
 
 
 def _json_error(command: str | None, message: str, feature: str | None, **extra: Any) -> int:
-    _print_json({"command": command, "feature": feature, "error": message, **extra})
+    _print_json({"command": command, "feature": feature, "error": _redact(message), **extra})
     return 1
 
 
@@ -127,9 +132,9 @@ def run(args: argparse.Namespace) -> int:
     feature, problem = resolve_command_feature(repo, root, explicit)
     if feature is None:
         return fail(problem or "No active feature found or specified via --feature.")
-    outside = _outside(root, feature)
+    outside = _escape(root, feature)
     if outside is not None:
-        return fail(outside, feature)
+        return fail(f"Feature folder is outside the repository: {outside}", feature)
     if problem is not None:
         return fail(problem, feature)
     if sub == "generate":
@@ -180,22 +185,16 @@ def resolve_command_feature(repo: GemstackRepo, root: Path, explicit: str | None
     return feature, None
 
 
-def _outside(root: Path, feature: str) -> str | None:
-    """Why ``feature`` is no folder of the repository at ``root`` (``None`` when it is one).
+def _escape(root: Path, feature: str) -> str | None:
+    """Why the feature folder is not the repository's own (a symlink leading out, a path
+    climbing out of it), else ``None``: a feature outside is refused, never read or written."""
+    from gemstack_lsp import containment
+    from gemstack_lsp.core.redact import redact
 
-    A feature reached through ``..``, or a folder that is a symlink (or lies below one) whose
-    target is outside the repository, is refused: its files are never read nor written, and
-    reporting it as a legacy feature would pass a check that never looked at it.
-    """
-    lexical = posixpath.normpath(feature)
-    if lexical == ".." or lexical.startswith("../"):
-        return f"Feature path is outside the target: {feature}"
-    try:
-        real = (root / feature).resolve()
-    except (OSError, RuntimeError, ValueError):
-        return None  # a name no folder can have, or a loop: it reads as missing
-    if real != root and root not in real.parents and os.path.lexists(real):
-        return f"Feature folder {feature} leads outside the repository (a symlink to {real})"
+    real = str(root)
+    where = containment.locate_in(os.path.join(real, feature), containment.Root(real, real))
+    if where.rel is None:
+        return redact(where.escape or feature)
     return None
 
 
@@ -294,7 +293,9 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
 
     result = verify_capsule(repo, feature)
     if as_json:
-        write_stdout(json_text(verify_report(repo, result)) + "\n")
+        from gemstack_lsp.core.redact import redact_json
+
+        write_stdout(json_text(redact_json(verify_report(repo, result))) + "\n")
         return 0 if result.ok else 1
     _info(f'Auditing context capsule for "{feature}" in: {root}')
     if result.state == "VALID":
@@ -312,9 +313,11 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
 
 def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdown: bool) -> int:
     from gemstack_lsp.core.capsule.canonical import parse_json
+    from gemstack_lsp.core.capsule.secrets import scan_secrets
     from gemstack_lsp.core.capsule.show import render_markdown, summary_lines
     from gemstack_lsp.core.capsule.sources import CAPSULE_FILE, CAPSULE_MD_FILE
     from gemstack_lsp.core.capsule.verify import verify_capsule
+    from gemstack_lsp.core.redact import redact_json
     from gemstack_lsp.core.text import utf8
     from gemstack_lsp.fs import write_atomic
 
@@ -329,21 +332,34 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
         capsule = parse_json(doc.text)
     except ValueError as exc:
         return fail(str(exc))
+    secrets = list(scan_secrets(capsule))
+    if as_json:
+        if not secrets:
+            # The capsule's own bytes: already the one JSON document this prints.
+            write_stdout(_redact(doc.text if doc.text.endswith("\n") else doc.text + "\n"))
+            return 0
+        # The secret audit fails: the capsule is shown with every secret-looking string
+        # (property names included) replaced, and the command fails.
+        write_stdout(json_text(redact_json(capsule)) + "\n")
+        say(f"[FAIL] The context capsule fails the secret audit ({len(secrets)} secret(s) redacted).", err=True)
+        return 1
     if not isinstance(capsule, dict):
         return fail("Context capsule must be a JSON object")
+    state = verify_capsule(repo, feature).state
+    for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
+        say(_redact(line))
+    if markdown and secrets:
+        where = ", ".join(hit.where for hit in secrets[:3])
+        return _fail(
+            f"Refusing to write {CAPSULE_MD_FILE}: the context capsule fails the secret audit (at {where}); "
+            "regenerate it from sources without credentials."
+        )
     if markdown:
         md_path = root / feature / CAPSULE_MD_FILE
         try:
             write_atomic(md_path, utf8(render_markdown(capsule)), root=root)
         except OSError as exc:
             return fail(f"Cannot write {md_path}: {exc}")
-    if as_json:
-        # The capsule's own bytes: already the one JSON document this prints.
-        write_stdout(doc.text if doc.text.endswith("\n") else doc.text + "\n")
-        return 0
-    state = verify_capsule(repo, feature).state
-    for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
-        say(line)
     if markdown:
         _ok(f"Derived narrative written (no authority): {root / feature / CAPSULE_MD_FILE}")
     return 0

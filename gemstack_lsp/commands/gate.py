@@ -61,7 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _usage(message: str) -> int:
-    say(f"gemstack-lsp gate: {message}", err=True)
+    from gemstack_lsp.core.redact import redact
+
+    say(f"gemstack-lsp gate: {redact(message)}", err=True)
     return EXIT_USAGE
 
 
@@ -158,5 +160,8 @@ def evaluate(args: argparse.Namespace) -> int:
         # An invalid ledger is never trusted: every cost is then UNKNOWN (run `check` for why).
         "ledger_valid": ledger_result.valid if ledger_result is not None else False,
     }
-    write_stdout(json_text(out) + "\n")
+    from gemstack_lsp.core.redact import redact_json
+
+    # The decision quotes the ids it was given: never one that looks like a secret.
+    write_stdout(json_text(redact_json(out)) + "\n")
     return EXIT_ALLOW if chain.decision.authorized else EXIT_DENY

@@ -26,11 +26,17 @@ def _address(value: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=getattr(logging, str(args.log_level).upper()),
-        format="%(levelname)s %(name)s: %(message)s",
-    )
+    from gemstack_lsp.core.redact import redact
+
+    class RedactingFormatter(logging.Formatter):
+        """No log line (tracebacks included) quotes a secret-looking value."""
+
+        def format(self, record: logging.LogRecord) -> str:
+            return redact(super().format(record))
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=getattr(logging, str(args.log_level).upper()), handlers=[handler])
     from gemstack_lsp.server.server import serve_stdio, serve_tcp
 
     if args.tcp:

@@ -22,6 +22,7 @@ from gemstack_lsp.core.hashing import hash_text
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, parse_json
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.reader import ReadStatus
+from gemstack_lsp.core.redact import excerpt
 from gemstack_lsp.core.repo import FEATURE_DOCS, SPECS_DIR, Document, Feature, GemstackRepo
 from gemstack_lsp.core.state import STATE_PATH, state_findings
 from gemstack_lsp.core.tasks import parse_tasks
@@ -331,7 +332,7 @@ def frozen_artifact_findings(repo: GemstackRepo) -> list[Finding]:
         if actual == recorded.value:
             continue
         name = f"{recorded.phase}.md"
-        detail = f"recorded {recorded.value[:12]}..., now {actual[:12]}..."
+        detail = f"recorded {excerpt(recorded.value, 12)}..., now {actual[:12]}..."
         first_line = doc.source.span_of_line(0) if doc.source is not None else None
         out.append(
             Finding(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gemstack_lsp.core.jscompat import json_stringify
+from gemstack_lsp.core.redact import looks_secret, redact
 from gemstack_lsp.core.text import Span, utf8
 
 #: The finding reference shipped inside the package (rendered from this catalogue by
@@ -81,6 +82,14 @@ class Fix:
     arguments: tuple[Any, ...] = ()
     preferred: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "title", redact(self.title))
+
+    @property
+    def spreads_secret(self) -> bool:
+        """True when applying it would copy a secret-looking value somewhere (never offered)."""
+        return any(looks_secret(e.new_text) for e in self.edits) or any(looks_secret(str(a)) for a in self.arguments)
+
 
 @dataclass(frozen=True)
 class Related:
@@ -89,6 +98,9 @@ class Related:
     path: str
     span: Span | None
     message: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", redact(self.message))
 
 
 @dataclass(frozen=True)
@@ -111,6 +123,15 @@ class Finding:
     fixes: tuple[Fix, ...] = ()
     related: tuple[Related, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # The one place every finding passes: no message, subject or fix quotes a secret,
+        # whichever output (text, JSON, SARIF, diagnostics, hovers) shows it later.
+        object.__setattr__(self, "message", redact(self.message))
+        if self.subject is not None:
+            object.__setattr__(self, "subject", redact(self.subject))
+        if any(fix.spreads_secret for fix in self.fixes):
+            object.__setattr__(self, "fixes", tuple(fix for fix in self.fixes if not fix.spreads_secret))
 
     @property
     def info(self) -> CodeInfo:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 
+from gemstack_lsp import containment
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.core.text import Span, utf8
 from gemstack_lsp.server import convert
@@ -45,24 +46,29 @@ COMMANDS = (REGENERATE, VERIFY, CHECK, WRITE_PLAN, APPLY_FIX)
 
 
 class CommandError(JsonRpcInvalidParams):
-    """A command argument the server refuses (answered as an LSP InvalidParams error)."""
+    """A command argument the server refuses (answered as an LSP InvalidParams error).
+
+    A routine refusal: logged once, without a traceback (``GemstackProtocol``)."""
+
+    routine = True
 
     def __init__(self, message: str) -> None:
         super().__init__(message=f"gemstack: {message}")
 
 
 def _path_of(server: GemstackServer, arg: Any) -> str:
-    """An absolute path from a URI, an absolute path, or a path relative to a repository root."""
+    """An absolute path from a URI, an absolute path, or a path relative to a repository root;
+    refused unless its real path lies in the workspace."""
     if isinstance(arg, dict):
         arg = arg.get("uri") or arg.get("path") or arg.get("feature")
     if not isinstance(arg, str) or not arg.strip():
-        raise CommandError(f"expected a file URI or path, got {arg!r}")
+        raise CommandError(f"expected a file URI or path, got {_quote(arg)}")
     if arg.startswith("file:"):
         path = convert.uri_to_path(arg)
         if path is None:
-            raise CommandError(f"not a file URI: {arg!r}")
+            raise CommandError(f"not a file URI: {_quote(arg)}")
     elif "://" in arg:
-        raise CommandError(f"only file: URIs are supported, got {arg!r}")
+        raise CommandError(f"only file: URIs are supported, got {_quote(arg)}")
     elif os.path.isabs(arg):
         path = arg
     else:
@@ -73,25 +79,52 @@ def _path_of(server: GemstackServer, arg: Any) -> str:
         elif len(roots) == 1:
             path = os.path.join(roots[0], arg)
         elif not hits:
-            raise CommandError(f"{arg!r} is in no repository of the workspace")
+            raise CommandError(f"{_quote(arg)} is in no repository of the workspace")
         else:
-            raise CommandError(f"{arg!r} is ambiguous between repositories; pass a URI")
+            raise CommandError(f"{_quote(arg)} is ambiguous between repositories; pass a URI")
     path = os.path.normpath(path)
     if not server.session.inside_workspace(path):
-        raise CommandError(f"{arg!r} lies outside the workspace; refusing to act on it")
+        raise CommandError(f"{_quote(arg)} lies outside the workspace; refusing to act on it")
     return path
+
+
+def _quote(value: Any) -> str:
+    from gemstack_lsp.core.redact import redact
+
+    return redact(repr(value))
+
+
+def _artifact(server: GemstackServer, arg: Any) -> tuple[str, str]:
+    """(repository root, repository-relative path) of a command argument that names a file or
+    folder of a repository in the workspace, under the containment rule: a path whose real
+    path leaves its repository (a symlink out) is refused, never followed."""
+    path = _path_of(server, arg)
+    where = server.session.where(convert.path_to_uri(path))
+    if where is None or where.root is None:
+        raise CommandError(f"{_quote(arg)} is not in a Gemstack repository")
+    if where.rel is None:
+        raise CommandError(f"{_quote(arg)} leaves its repository ({where.escape}); refusing to act on it")
+    return where.root.real, where.rel
+
+
+def is_editable_artifact(rel: str) -> bool:
+    """True for a repository-relative path a command may change: a Gemstack artifact (specs/**,
+    .gemstack/**, a ledger, a capsule, closure.json) or a gitnexus plan, never anything in a
+    ``.git`` folder."""
+    from gemstack_lsp.server.session import is_gemstack_path, is_plan_path
+
+    parts = rel.split("/")
+    if not rel or ".git" in parts or ".." in parts:
+        return False
+    return is_gemstack_path(rel) or is_plan_path(rel)
 
 
 def resolve_feature(server: GemstackServer, arg: Any) -> tuple[str, Feature]:
     """The repository root and feature a command argument names (a feature folder or a file in it)."""
-    path = os.path.realpath(_path_of(server, arg))
-    root = server.session.root_of(os.path.join(path, "x") if os.path.isdir(path) else path)
-    if root is None:
-        raise CommandError(f"{arg!r} is not in a Gemstack repository")
-    rel = os.path.relpath(path, root).replace(os.sep, "/")
+    root, rel = _artifact(server, arg)
     parts = rel.split("/")
     if len(parts) < 2 or parts[0] != "specs":
-        raise CommandError(f"{arg!r} is not a feature folder (specs/<feature>) or a file in one")
+        raise CommandError(f"{_quote(arg)} is not a feature folder (specs/<feature>) or a file in one")
     return root, Feature(parts[1])
 
 
@@ -218,7 +251,10 @@ async def apply_fix(server: GemstackServer, *args: Any) -> dict[str, Any]:
         raise CommandError("the fix carries no edits")
     fix = fixes[0]
     for uri, _, _, _ in fix.edits:
-        _path_of(server, uri)  # refuses anything outside the workspace
+        # Only Gemstack artifacts inside the workspace, never through a symlink out.
+        _, rel = _artifact(server, uri)
+        if not is_editable_artifact(rel):
+            raise CommandError(f"{_quote(rel)} is not a Gemstack artifact; a fix edits only Gemstack files")
     session = server.session
     versions = {d.uri: d.version for d in session.documents.values()}
     edit = convert.workspace_edit(fix.edits, versions, session.client.document_changes)
@@ -245,6 +281,10 @@ def take_plan_receipt(server: GemstackServer, uri: str) -> None:
     if where is None or path is None or not os.path.isfile(path):
         return
     root, rel = where
+    if not server.session.inside_workspace(path) or not containment.real_within(path, root):
+        # Outside the workspace, or linked out of its repository: never read.
+        log.info("no read-plan receipt for %s: it is not a plan of the workspace", rel)
+        return
 
     def read() -> dict[str, Any] | str:
         from gemstack_lsp.provenance.api import ProvenanceError, read_plan
@@ -273,7 +313,7 @@ async def write_plan(server: GemstackServer, *args: Any) -> dict[str, Any]:
     path = _path_of(server, args[0])
     where = plan_location(path)
     if where is None:
-        raise CommandError(f"{args[0]!r} is not a docs/plans/*gitnexus-plan*.md file")
+        raise CommandError(f"{_quote(args[0])} is not a docs/plans/*gitnexus-plan*.md file")
     root, rel = where
     uri = convert.path_to_uri(path)
     doc = server.session.documents.get(uri) or next(

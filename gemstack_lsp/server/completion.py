@@ -32,6 +32,7 @@ from lsprotocol import types as lsp
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
+from gemstack_lsp.core.redact import looks_secret
 from gemstack_lsp.core.repo import CAPSULE_NAME, LEDGER_NAME, GemstackRepo
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
@@ -660,6 +661,8 @@ def to_completion_items(
     for n, c in enumerate(candidates):
         use_snippet = c.snippet and snippets
         new_text = c.insert if use_snippet or not c.snippet else (c.plain or c.insert)
+        if looks_secret(c.label) or looks_secret(new_text):
+            continue  # never offer to type a secret
         items.append(
             lsp.CompletionItem(
                 label=c.label,

@@ -29,6 +29,7 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 
+from gemstack_lsp import containment
 from gemstack_lsp.core.reader import Reader
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.server.convert import path_to_uri
@@ -203,8 +204,9 @@ def _project_root(server: Any, folder: str) -> str:
         inside = [
             os.path.join(folder, name)
             for name in sorted(os.listdir(folder))
-            if os.path.isdir(os.path.join(folder, name, "specs"))
-            or os.path.isdir(os.path.join(folder, name, ".gemstack"))
+            if containment.is_repository_folder(os.path.join(folder, name))
+            # A symlink leading out of the folder is never a repository of it.
+            and containment.real_within(os.path.join(folder, name), folder)
         ]
         if len(inside) == 1:
             return inside[0]

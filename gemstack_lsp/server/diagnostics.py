@@ -559,7 +559,15 @@ class Diagnostics:
             self.schedule(doc.root)
 
     def did_change(self, params: lsp.DidChangeTextDocumentParams) -> None:
+        before = self.session.documents.get(params.text_document.uri)
+        previous = before.version if before is not None else None
         doc = self.session.change(params.text_document.uri, params.text_document.version, params.content_changes)
+        if doc is not None and previous is not None and doc.version < previous:
+            # The client restarted its versions (versions only ever rise within one history):
+            # what was published for the higher ones describes an obsolete buffer, so the
+            # new history starts afresh instead of being held back as "going backwards".
+            log.info("%s went from version %s back to %s: its history starts afresh", doc.uri, previous, doc.version)
+            self.forget_version(doc.uri)
         if doc is not None and doc.root is not None and doc.gemstack:
             self._touch(doc.uri, doc.root)
             self.schedule(doc.root)
@@ -580,10 +588,15 @@ class Diagnostics:
         self.session.forget_roots()
         roots: set[str] = set()
         for change in params.changes:
-            _, root, rel = self.session.locate(change.uri)
-            if root is not None and rel is not None and is_relevant(rel):
-                self.session.forget_file(root, rel)
-                roots.add(root)
+            where = self.session.where(change.uri)
+            if where is None or where.root is None:
+                continue
+            # A file now linked out of its repository still changes that repository's findings.
+            rel = where.rel if where.rel is not None else where.written_rel
+            if rel is not None:
+                self.session.forget_file(where.root.real, rel)
+                if is_relevant(rel):
+                    roots.add(where.root.real)
         for root in sorted(roots):
             self.schedule(root)
         # Watchers can be coarse or name a link's target rather than the link: look at what

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import os
 import stat
@@ -20,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, PyglsError
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams, PyglsError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -64,6 +65,10 @@ class GemstackProtocol(LanguageServerProtocol):
         super().__init__(server, converter)
         self.cancelled: set[str | int] = set()
         self._invalid_notified: set[str] = set()
+        #: Writes of an asynchronous writer (WebSocket) still under way.
+        self.pending_writes: set[asyncio.Future[Any]] = set()
+        #: Documents a change arrived for without an open: each is logged once.
+        self.unknown_documents: set[str] = set()
 
     @lsp_method(lsp.INITIALIZE)
     def lsp_initialize(self, params: lsp.InitializeParams) -> Generator[Any, Any, lsp.InitializeResult]:
@@ -79,11 +84,6 @@ class GemstackProtocol(LanguageServerProtocol):
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
         if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
-            yield handler, (params,), None
-
-    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
-        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
             yield handler, (params,), None
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -119,6 +119,66 @@ class GemstackProtocol(LanguageServerProtocol):
             error=JsonRpcInvalidParams(f"Invalid params for {method}: {message.reason}").to_response_error(),
         )
 
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+        """A change to a document that was never opened is a routine refusal: ignored and
+        logged once per document (pygls would raise, with a traceback, on every keystroke)."""
+        uri = params.text_document.uri
+        if uri not in self._server.session.documents:
+            if uri not in self.unknown_documents:
+                if len(self.unknown_documents) > 1000:
+                    self.unknown_documents.clear()
+                self.unknown_documents.add(uri)
+                log.info("didChange for a document that is not open, ignored: %s", uri)
+            return
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    def _send_data(self, data: Any) -> None:
+        """Send a message, as pygls does, except that no message quotes a secret: its JSON text
+        is made once and redacted when a secret pattern matches it (``transport.outgoing_text``)."""
+        from gemstack_lsp.server.transport import outgoing_text
+
+        if not data:
+            return
+        if self.writer is None:
+            log.error("unable to send data: no transport")
+            return
+        try:
+            body = outgoing_text(data, self._serialize_message).encode(self.CHARSET)
+            if self._include_headers:
+                header = (
+                    f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                ).encode(self.CHARSET)
+                body = header + body
+            result = self.writer.write(body)
+            if inspect.isawaitable(result):
+                task = asyncio.ensure_future(result)
+                self.pending_writes.add(task)
+                task.add_done_callback(self.pending_writes.discard)
+        except BrokenPipeError:
+            log.warning("the client's pipe is closed: a message was not sent")
+            raise
+        except Exception as error:
+            log.exception("sending a message failed")
+            self._server._report_server_error(error, JsonRpcInternalError)
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        """Answer a request; a routine refusal (an argument outside the workspace, a document
+        that is not open) is logged once, without a traceback, and not reported as a server
+        error."""
+        error = None if future.cancelled() else future.exception()
+        expected = isinstance(error, RequestFailed) and error.expected
+        if isinstance(error, RequestFailed) or (
+            isinstance(error, JsonRpcException) and getattr(error, "routine", False)
+        ):
+            self._request_futures.pop(msg_id, None)
+            if expected or not isinstance(error, RequestFailed):
+                log.info("request %s refused: %s", msg_id, error.message)
+            self._send_response(msg_id, error=error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
     def _handle_cancel_notification(self, msg_id: str | int) -> None:
         self.cancelled.add(msg_id)
         if len(self.cancelled) > 1000:
@@ -129,15 +189,6 @@ class GemstackProtocol(LanguageServerProtocol):
             log.debug("cancel for request %s, already answered", msg_id)
             return
         future.cancel()
-
-    def _send_handler_result(self, future: Any, *, msg_id: str | int) -> None:
-        if not future.cancelled() and isinstance(error := future.exception(), RequestFailed):
-            self._request_futures.pop(msg_id, None)
-            if error.expected:
-                log.info("refused request %s: %s", msg_id, error.message)
-            self._send_response(msg_id, error=error.to_response_error())
-            return
-        super()._send_handler_result(future, msg_id=msg_id)
 
 
 def _reason(exc: Exception) -> str:
@@ -388,37 +439,23 @@ def _register_settings(server: GemstackServer) -> None:
 async def _serve_stdio(server: GemstackServer) -> None:
     """Read stdin through an asyncio pipe (no reader thread): messages already received are
     handled back to back, so a ``$/cancelRequest`` right behind its request cancels it
-    before it starts."""
-    from pygls.io_ import StdoutWriter, run_async
+    before it starts. Frames are read by our own reader (``server/transport.py``), which
+    answers a malformed frame with a parse error and reads on."""
+    from pygls.io_ import StdoutWriter
+
+    from gemstack_lsp.server import transport
 
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 26)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin.buffer)
     server._stop_event = threading.Event()
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
-    await run_async(
-        stop_event=server._stop_event,
-        reader=_EofSafeReader(reader),
-        protocol=server.protocol,
-        logger=log,
+    await transport.serve(
+        server._stop_event,
+        transport.FrameReader(reader),
+        server.protocol,
         error_handler=server.report_server_error,
     )
-
-
-class _EofSafeReader:
-    """An asyncio ``StreamReader`` that returns ``b""`` at end of input instead of raising."""
-
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        self._reader = reader
-
-    async def readline(self) -> bytes:
-        return await self._reader.readline()
-
-    async def readexactly(self, n: int) -> bytes:
-        try:
-            return await self._reader.readexactly(n)
-        except asyncio.IncompleteReadError:
-            return b""
 
 
 def serve_stdio(server: GemstackServer | None = None) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
+from gemstack_lsp import containment
 from gemstack_lsp.core.reader import OverlayReader
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
@@ -148,7 +149,7 @@ class Session:
         self.folders: dict[str, str] = {}
         self.default_settings = Settings()
         self._folder_settings: dict[str, Settings] = {}
-        self._root_cache: dict[str, str | None] = {}
+        self._root_cache: dict[str, containment.Root | None] = {}
         #: One analysis host per repository root: the inputs (buffers over the disk) and
         #: everything derived from them.
         self._hosts: dict[str, AnalysisHost] = {}
@@ -234,40 +235,43 @@ class Session:
     # --- repositories ------------------------------------------------------------------
 
     def root_of(self, path: str) -> str | None:
-        """The Gemstack repository root holding an absolute path: the nearest folder above it
-        with ``specs/`` or ``.gemstack/``."""
-        directory = _real(os.path.dirname(path))
-        seen: list[str] = []
-        root: str | None = None
-        while True:
-            if directory in self._root_cache:
-                root = self._root_cache[directory]
-                break
-            seen.append(directory)
-            if os.path.isdir(os.path.join(directory, SPECS_DIR)) or os.path.isdir(os.path.join(directory, ".gemstack")):
-                root = directory
-                break
-            parent = os.path.dirname(directory)
-            if parent == directory:
-                break
-            directory = parent
-        for d in seen:
-            self._root_cache[d] = root
-        return root
+        """The real path of the Gemstack repository root holding an absolute path: the nearest
+        folder above it with ``specs/`` or ``.gemstack/`` that the containment rule accepts
+        (``gemstack_lsp.containment``: never a folder reached through a symlink leading out of
+        an enclosing repository or workspace folder)."""
+        root = self._root(os.path.dirname(path))
+        return root.real if root is not None else None
 
-    def locate(self, uri: str) -> tuple[str | None, str | None, str | None]:
-        """(absolute path, repository root, path relative to the root) of a URI."""
+    def _root(self, directory: str) -> containment.Root | None:
+        directory = os.path.normpath(directory)
+        if directory not in self._root_cache:
+            self._root_cache[directory] = containment.owning_root(directory, self._anchors())
+        return self._root_cache[directory]
+
+    def _anchors(self) -> list[str]:
+        """The workspace folders, as the client named them and as they really are."""
+        anchors = list(self.folders.values())
+        anchors.extend(p for p in map(convert.uri_to_path, self.folders) if p is not None)
+        return anchors
+
+    def where(self, uri: str) -> containment.Location | None:
+        """Where a URI stands under the containment rule (``None`` for a non-file URI)."""
         path = convert.uri_to_path(uri)
         if path is None:
+            return None
+        lexical = os.path.normpath(path)
+        return containment.locate_in(lexical, self._root(os.path.dirname(lexical)))
+
+    def locate(self, uri: str) -> tuple[str | None, str | None, str | None]:
+        """(absolute path, repository root, path relative to the root) of a URI; root and
+        relative path are ``None`` outside every repository and for a path whose real path
+        leaves the repository that holds it (a symlink out is never a repository file)."""
+        where = self.where(uri)
+        if where is None:
             return None, None, None
-        real = os.path.join(_real(os.path.dirname(path)), os.path.basename(path))
-        root = self.root_of(real)
-        if root is None:
-            return real, None, None
-        rel = os.path.relpath(real, root).replace(os.sep, "/")
-        if rel.startswith("../"):
-            return real, None, None
-        return real, root, rel
+        if where.root is None or where.rel is None:
+            return where.path, None, None
+        return where.path, where.root.real, where.rel
 
     def folder_roots(self) -> list[str]:
         """Repository roots of the workspace folders (a folder that is itself one, or lies in one)."""
@@ -291,12 +295,11 @@ class Session:
         return self.locate(uri)[1]
 
     def inside_workspace(self, path: str) -> bool:
-        """True when an absolute path lies in a workspace folder or a tracked repository root."""
+        """True when the real path of an absolute path lies in a workspace folder (for a client
+        that named no folder: in the repository of an open document)."""
         real = _real(path)
-        for base in [*self.folders.values(), *self.roots()]:
-            if real == base or real.startswith(base.rstrip("/") + "/"):
-                return True
-        return False
+        bases = list(self.folders.values()) or self.roots()
+        return any(containment.is_within(real, base) for base in bases)
 
     # --- documents ---------------------------------------------------------------------
 

@@ -249,6 +249,7 @@ async def make_client() -> AsyncIterator[MakeClient]:
         *,
         fake: bool = True,
         audit: bool = False,
+        watch: Path | None = None,
         options: Any = None,
         tweak: Callable[[lsp.ClientCapabilities], None] | None = None,
     ) -> Harness:
@@ -260,6 +261,8 @@ async def make_client() -> AsyncIterator[MakeClient]:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["GEMSTACK_TEST_FAKE"] = "1" if fake else "0"
         env["GEMSTACK_TEST_AUDIT"] = "1" if audit else "0"
+        if watch is not None:
+            env["GEMSTACK_TEST_WATCH"] = str(watch)
         await client.start_io(sys.executable, str(LAUNCHER), env=env, cwd=str(root))
         caps = client_capabilities(CLIENTS[kind])
         if tweak is not None:

@@ -2,6 +2,8 @@
 
 ``GEMSTACK_TEST_AUDIT=1`` records every file write and every non-local socket the server
 process makes (Python audit events) and answers them on the ``test/audit`` request.
+``GEMSTACK_TEST_WATCH=<folder>`` also records every open (reads included) and every directory
+listing of a path inside that folder (a folder the server must never look into).
 ``GEMSTACK_TEST_FAKE=1`` adds one check that reports ``FAKE-FINDING`` markers in specs/ (a
 catalogued code with a fix), so the diagnostics machinery is tested on exact, known spans.
 ``test/raise`` raises inside a handler (the server must answer an error and carry on).
@@ -18,10 +20,21 @@ from typing import Any
 sys.dont_write_bytecode = True
 
 EVENTS: list[str] = []
+WATCHED = os.environ.get("GEMSTACK_TEST_WATCH") or None
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
+def _watched(path: Any) -> bool:
+    if WATCHED is None or isinstance(path, int) or path is None:
+        return False
+    text = os.fsdecode(path) if isinstance(path, bytes | os.PathLike) else str(path)
+    return text == WATCHED or text.startswith(WATCHED.rstrip("/") + "/")
+
+
 def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event in ("open", "os.listdir", "os.scandir") and args and _watched(args[0]):
+        EVENTS.append(f"touched-watched {event} {args[0]!r}")
+        return
     if event == "open":
         path, mode, flags = args
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (

@@ -74,6 +74,9 @@ def scan_secrets(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[Secre
             here = (*path, key)
             if key in FORBIDDEN_KEYS:
                 yield SecretHit(here, key=key)
+            elif (kind := secret_kind(key)) is not None:
+                # A property name (a provider id, a capability) is checked like a value.
+                yield SecretHit(here, kind=kind)
             yield from scan_secrets(value[key], here)
     elif isinstance(value, list):
         for i, item in enumerate(value):

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gemstack_lsp.core.jscompat import js_number
+from gemstack_lsp.core.redact import excerpt
 
 MARKDOWN_BANNER = (
     "> **Derived, non-authoritative.** Generated from context-capsule.json, which is itself derived from "
@@ -127,7 +128,7 @@ def render_markdown(capsule: Mapping[str, Any]) -> str:
     ]
     for s in _get(capsule, "provenance", "sources") or []:
         if isinstance(s, Mapping):
-            out.append(f"- `{s.get('path')}` ({s.get('role')}) `{str(s.get('hash'))[:12]}…`")
+            out.append(f"- `{s.get('path')}` ({s.get('role')}) `{excerpt(str(s.get('hash')), 12)}…`")
     out += ["", "## Canonical invariants", ""]
     for inv in capsule.get("canonical_invariants") or []:
         if isinstance(inv, Mapping):

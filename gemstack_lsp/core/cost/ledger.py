@@ -199,6 +199,13 @@ def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
                 if lowered in FORBIDDEN_KEYS or re.sub(r"[-_]", "", lowered) in FORBIDDEN_KEYS:
                     message = f'Forbidden credential property name detected: "{key}"'
                     children.append(SecretViolation(child, message, member.key.span))
+                else:
+                    # A property name is a string the ledger holds too: a provider or
+                    # capability id that looks like a credential is one.
+                    matched = next((src for pattern, src in SECRET_PATTERNS if pattern.search(key)), None)
+                    if matched is not None:
+                        message = f"Forbidden secret pattern detected matching {matched} in a property name"
+                        children.append(SecretViolation(child, message, member.key.span))
                 children.append((member.value, child))
             todo.extend(reversed(children))
     return out

@@ -29,6 +29,15 @@ def is_repository_folder(folder: str) -> bool:
     return any(os.path.isdir(os.path.join(folder, marker)) for marker in REPOSITORY_MARKERS)
 
 
+def _real(path: str) -> str:
+    """The real path; a name no file system can hold (a lone surrogate, NUL) names nothing
+    on disk, so it is its own real path (and reads as missing)."""
+    try:
+        return os.path.realpath(path)
+    except ValueError:
+        return os.path.abspath(path)
+
+
 def is_within(path: str, root: str) -> bool:
     """True when the absolute ``path`` is ``root`` or lies beneath it (both taken as written)."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
@@ -36,7 +45,7 @@ def is_within(path: str, root: str) -> bool:
 
 def real_within(path: str, root: str) -> bool:
     """True when the real path of ``path`` lies inside the real path of ``root``."""
-    return is_within(os.path.realpath(path), os.path.realpath(root))
+    return is_within(_real(path), _real(root))
 
 
 def _lexical(path: str) -> str:
@@ -74,7 +83,7 @@ def owning_root(directory: str, anchors: Iterable[str] = ()) -> Root | None:
 
     def real(folder: str) -> str:
         if folder not in reals:
-            reals[folder] = os.path.realpath(folder)
+            reals[folder] = _real(folder)
         return reals[folder]
 
     repository = [is_repository_folder(folder) for folder in chain]
@@ -137,13 +146,13 @@ def locate_in(path: str, root: Root | None) -> Location:
     if lexical == os.sep:
         located = lexical
     else:
-        located = os.path.join(os.path.realpath(os.path.dirname(lexical)), os.path.basename(lexical))
+        located = os.path.join(_real(os.path.dirname(lexical)), os.path.basename(lexical))
     if root is None:
         return Location(located, None, None, None)
     written_rel = None
     if is_within(lexical, root.lexical):
         written_rel = os.path.relpath(lexical, root.lexical).replace(os.sep, "/")
-    target = os.path.realpath(located)
+    target = _real(located)
     if is_within(located, root.real) and is_within(target, root.real):
         rel = os.path.relpath(located, root.real).replace(os.sep, "/")
         return Location(located, root, "" if rel == "." else rel, written_rel)

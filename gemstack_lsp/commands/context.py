@@ -97,11 +97,13 @@ def _fail(message: str) -> int:
 
 
 def _print_json(document: Any) -> None:
-    write_stdout(json_text(document) + "\n")
+    from gemstack_lsp.core.redact import redact_json
+
+    write_stdout(json_text(redact_json(document)) + "\n")
 
 
 def _json_error(command: str | None, message: str, feature: str | None, **extra: Any) -> int:
-    _print_json({"command": command, "feature": feature, "error": _redact(message), **extra})
+    _print_json({"command": command, "feature": feature, "error": message, **extra})
     return 1
 
 

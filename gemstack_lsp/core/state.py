@@ -256,7 +256,7 @@ def resolve_active_spec(raw: str, root: str) -> ActiveSpec:
     if rel in ("", "."):
         return ActiveSpec(raw, None, None, "names the repository root, not a feature folder")
     if rel == ".." or rel.startswith("../"):
-        return ActiveSpec(raw, None, None, "does not name a folder inside the repository", escapes=True)
+        return ActiveSpec(raw, None, None, "leads outside the repository", escapes=True)
     parts = rel.split("/")
     if len(parts) == 2 and parts[0] == "specs":
         return ActiveSpec(raw, rel, parts[1])

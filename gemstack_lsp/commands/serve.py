@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         level=getattr(logging, str(args.log_level).upper()),
         format="%(levelname)s %(name)s: %(message)s",
     )
-    from gemstack_lsp.server.server import serve_stdio, serve_tcp
+    from gemstack_lsp.server.app import serve_stdio, serve_tcp
 
     if args.tcp:
         host, port = _address(args.tcp)

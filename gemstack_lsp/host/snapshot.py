@@ -31,7 +31,8 @@ class Snapshot:
         self.repo = repo
         self.options = options
         self._derived: dict[Hashable, Any] = {}
-        self._lock = threading.Lock()
+        #: Reentrant: a derived datum may be computed from others (an index from outlines).
+        self._lock = threading.RLock()
 
     @property
     def root(self) -> str:

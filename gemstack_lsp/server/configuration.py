@@ -1,8 +1,10 @@
-"""Where settings come from at run time: initializationOptions, workspace/configuration, the project file.
+"""The one owner of the settings in force: their layers, per workspace folder, and their flow.
 
 ``Configuration`` keeps, per workspace folder, every layer ``settings.resolve_settings`` needs
-(project file < ``initializationOptions`` < the client's settings for that folder) and knows
-which messages it has already shown. The functions below it are the LSP glue:
+(project file < ``initializationOptions`` < the client's settings for that folder), the
+effective ``Settings`` they give (``Session.settings_for`` reads them from here) and which
+messages it has already shown. The session holds the one instance
+(``server.session.configuration``). The functions below it are the LSP glue:
 
 - ``initialize(server, params)`` at ``initialize``: remember the options and the folders;
 - ``await initialized(server)`` at ``initialized``: register for configuration changes when
@@ -12,8 +14,8 @@ which messages it has already shown. The functions below it are the LSP glue:
 - ``await folders_changed(server, added, removed)`` and ``await project_file_changed(server,
   uri)`` for the server core to call when folders come and go or a project file changes.
 
-"Apply" hands each folder's new ``Settings`` to the session (which re-analyses and re-publishes
-when the analysis-relevant values changed), shows every new problem once with
+"Apply" makes each folder's new ``Settings`` the effective ones (the repositories they cover are
+analysed again when an analysis-relevant value changed), shows every new problem once with
 ``window/showMessage``, sets the log level, and asks the client to refresh code lenses.
 """
 
@@ -23,6 +25,7 @@ import dataclasses
 import logging
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
@@ -43,13 +46,12 @@ from gemstack_lsp.server.settings import (
 )
 
 if TYPE_CHECKING:
-    from pygls.lsp.server import LanguageServer
+    from gemstack_lsp.server.server import GemstackServer
 
 __all__ = [
     "SECTION",
     "SETTINGS_REQUEST",
     "Configuration",
-    "configuration_of",
     "folder_of",
     "folders_changed",
     "initialize",
@@ -74,11 +76,13 @@ _PUSH = "workspace/didChangeConfiguration"
 #: Watched so that a project file edited outside the editor applies at once.
 PROJECT_FILE_GLOBS = ("**/.gemstack/lsp.toml", "**/pyproject.toml")
 
-#: The pseudo-folder of files outside every workspace folder (``Session.default_settings``).
+#: The pseudo-folder of files outside every workspace folder (``Configuration.defaults``).
 DEFAULT = ""
 
 #: Settings whose change calls for a new analysis (and new diagnostics).
 _ANALYSIS_FIELDS = ("environment", "max_ledger_age_days", "diagnostics")
+
+_DEFAULTS = Settings()
 
 
 def _uri_path(uri: str) -> str | None:
@@ -157,49 +161,44 @@ class Configuration:
     def settings_for(self, uri: str) -> Settings:
         """The settings last applied for the folder holding ``uri`` (``DEFAULT``'s outside any folder)."""
         folder = folder_of(uri, [u for u in self.effective if u != DEFAULT])
-        if folder is None:
-            folder = DEFAULT
-        return self.effective.get(folder, Settings())
+        return self.settings_of_folder(folder)
 
+    def settings_of_folder(self, folder: str | None) -> Settings:
+        """The settings last applied for a workspace folder URI (``None``: outside every folder)."""
+        if folder is not None:
+            found = self.effective.get(folder)
+            if found is not None:
+                return found
+        return self.effective.get(DEFAULT, _DEFAULTS)
 
-def configuration_of(server: Any) -> Configuration:
-    """The ``Configuration`` attached to a server (created on first use)."""
-    config = getattr(server, "gemstack_configuration", None)
-    if not isinstance(config, Configuration):
-        config = Configuration()
-        server.gemstack_configuration = config
-    return config
+    @property
+    def defaults(self) -> Settings:
+        """The settings of files outside every workspace folder."""
+        return self.settings_of_folder(None)
+
+    def set_effective(self, folder: str, settings: Settings) -> bool:
+        """Make ``settings`` the ones in force for ``folder`` (``DEFAULT``: outside every folder);
+        True when a value the analysis or its diagnostics depend on changed."""
+        before = self.settings_of_folder(folder or None)
+        self.effective[folder] = settings
+        return any(getattr(before, f) != getattr(settings, f) for f in _ANALYSIS_FIELDS)
 
 
 # ---------------------------------------------------------------------------------------------
-# What the glue needs from the server core: folders, readers, a settings setter, messages.
+# Where folders are and what their project files say
 
 
-def _folder_uris(server: Any) -> list[str]:
-    """The workspace folders the session tracks (pygls's list when there is no session yet)."""
-    session = getattr(server, "session", None)
-    if session is not None:
-        return list(session.folders)
-    try:
-        workspace = server.workspace
-    except Exception:  # not initialised yet
-        return []
-    uris = [f.uri for f in workspace.folders.values()]
-    if not uris and workspace.root_uri:
-        uris = [workspace.root_uri]
-    return uris
+def _folder_path(server: GemstackServer, folder: str) -> str | None:
+    return server.session.folders.get(folder) or _uri_path(folder)
 
 
-def _project_root(server: Any, folder: str) -> str:
+def _project_root(server: GemstackServer, folder: str) -> str:
     """Where a folder's project file lives: the Gemstack repository holding the folder (the
     folder itself when it is one), else the one repository directly inside it, else the folder."""
-    session = getattr(server, "session", None)
-    if session is None:
-        return folder
     try:
-        above = session.root_of(os.path.join(folder, "."))
+        above = server.session.root_of(os.path.join(folder, "."))
         if above is not None:
-            return str(above)
+            return above
         inside = [
             os.path.join(folder, name)
             for name in sorted(os.listdir(folder))
@@ -213,76 +212,36 @@ def _project_root(server: Any, folder: str) -> str:
     return folder
 
 
-def _reader_for(server: Any, folder_uri: str) -> Reader | None:
-    session = getattr(server, "session", None)
-    path = session.folders.get(folder_uri) if session is not None else None
-    path = path or _uri_path(folder_uri)
+def _reader_for(server: GemstackServer, folder_uri: str) -> Reader | None:
+    path = _folder_path(server, folder_uri)
     if path is None:
         return None
     return DiskReader(_project_root(server, path))
 
 
-def _apply_to_session(server: Any, folder_uri: str | None, settings: Settings) -> None:
-    """Hand new settings to the session (``None``: the settings for files outside every folder)."""
-    session = getattr(server, "session", None)
-    if session is None:
-        return
-    if folder_uri is None:
-        session.set_default_settings(settings)
-    else:
-        session.set_folder_settings(folder_uri, settings)
-
-
-def _show(server: Any, message: str, kind: types.MessageType) -> None:
+def _show(server: GemstackServer, message: str, kind: types.MessageType) -> None:
     try:
         server.window_show_message(types.ShowMessageParams(type=kind, message=message))
     except Exception:  # the connection may be gone during shutdown
         log.exception("window/showMessage failed")
 
 
-def _client_caps(server: Any) -> types.ClientCapabilities | None:
-    try:
-        caps: types.ClientCapabilities = server.client_capabilities
-    except Exception:
-        return None
-    return caps
-
-
-def _supports_pull(server: Any) -> bool:
-    caps = _client_caps(server)
-    return bool(caps and caps.workspace and caps.workspace.configuration)
-
-
-def _supports_dynamic_change_registration(server: Any) -> bool:
-    caps = _client_caps(server)
-    dcc = caps.workspace.did_change_configuration if caps and caps.workspace else None
-    return bool(dcc and dcc.dynamic_registration)
-
-
-def _supports_dynamic_watchers(server: Any) -> bool:
-    caps = _client_caps(server)
-    watched = caps.workspace.did_change_watched_files if caps and caps.workspace else None
-    return bool(watched and watched.dynamic_registration)
-
-
-def _supports_lens_refresh(server: Any) -> bool:
-    caps = _client_caps(server)
-    lens = caps.workspace.code_lens if caps and caps.workspace else None
-    return bool(lens and lens.refresh_support)
-
-
 # ---------------------------------------------------------------------------------------------
 # The LSP glue
 
 
-def initialize(server: Any, params: types.InitializeParams) -> None:
-    """Remember ``initializationOptions`` and the initial folders (call from ``initialize``)."""
-    config = configuration_of(server)
+def initialize(server: GemstackServer, params: types.InitializeParams) -> None:
+    """Remember ``initializationOptions`` and the initial folders, and put the settings their
+    layers give in force at once (call from ``initialize``, after the session saw the folders).
+
+    Problems are logged here and shown to the user by the first ``apply`` (at ``initialized``).
+    """
+    config = server.session.configuration
     raw = params.initialization_options
     if isinstance(raw, Mapping) and isinstance(raw.get(SECTION), Mapping):
         raw = raw[SECTION]
     config.init_options = raw
-    config.can_pull = bool(params.capabilities.workspace is not None and params.capabilities.workspace.configuration)
+    config.can_pull = server.session.client.configuration
     folders = [f.uri for f in params.workspace_folders or []]
     if not folders:
         root = params.root_uri or (path_to_uri(params.root_path) if params.root_path else None)
@@ -290,16 +249,22 @@ def initialize(server: Any, params: types.InitializeParams) -> None:
             folders = [root]
     for uri in folders:
         config.add_folder(uri, _reader_for(server, uri))
+    for uri in [*config.folders, DEFAULT]:
+        settings, errors = config.resolve(uri)
+        config.set_effective(uri, settings)
+        for message in errors:
+            log.warning("%s", message)
 
 
-async def initialized(server: Any) -> None:
+async def initialized(server: GemstackServer) -> None:
     """Register for configuration changes, pull every folder's settings and apply them (once)."""
-    config = configuration_of(server)
+    config = server.session.configuration
     if config.started:
         return
     config.started = True
+    client = server.session.client
     registrations = []
-    if _supports_dynamic_change_registration(server):
+    if client.dynamic_configuration:
         registrations.append(
             types.Registration(
                 id="gemstack-did-change-configuration",
@@ -307,7 +272,7 @@ async def initialized(server: Any) -> None:
                 register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
             )
         )
-    if _supports_dynamic_watchers(server):
+    if client.dynamic_watchers:
         registrations.append(
             types.Registration(
                 id="gemstack-project-settings",
@@ -327,12 +292,12 @@ async def initialized(server: Any) -> None:
     await refresh(server)
 
 
-def _log_refusal(future: Any) -> None:
+def _log_refusal(future: Future[Any]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.info("the client refused a registration: %s", future.exception())
 
 
-async def _pull(server: Any, config: Configuration, folders: Sequence[str]) -> None:
+async def _pull(server: GemstackServer, config: Configuration, folders: Sequence[str]) -> None:
     if not folders:
         return
     items = [types.ConfigurationItem(scope_uri=uri or None, section=SECTION) for uri in folders]
@@ -345,11 +310,10 @@ async def _pull(server: Any, config: Configuration, folders: Sequence[str]) -> N
         config.client[uri] = answer
 
 
-async def refresh(server: Any, folders: Sequence[str] | None = None, pull: bool = True) -> None:
+async def refresh(server: GemstackServer, folders: Sequence[str] | None = None, pull: bool = True) -> None:
     """Recompute and apply the settings of ``folders`` (all when ``None``), pulling first if asked."""
-    config = configuration_of(server)
-    known = _folder_uris(server)
-    for uri in known:
+    config = server.session.configuration
+    for uri in list(server.session.folders):
         if uri not in config.project:
             config.add_folder(uri, _reader_for(server, uri))
     targets = list(folders) if folders is not None else [*config.folders, DEFAULT]
@@ -362,33 +326,21 @@ async def refresh(server: Any, folders: Sequence[str] | None = None, pull: bool 
     apply(server, targets)
 
 
-def _session_settings(server: Any, uri: str) -> Settings | None:
-    session = getattr(server, "session", None)
-    if session is None:
-        return None
-    current: Settings = session.default_settings if uri == DEFAULT else session.settings_for(uri)
-    return current
+def apply(server: GemstackServer, folders: Sequence[str]) -> None:
+    """Resolve ``folders``' settings, put them in force and report new problems.
 
-
-def apply(server: Any, folders: Sequence[str]) -> None:
-    """Resolve ``folders``' settings, hand them to the session and report new problems.
-
-    When a value the analysis or the diagnostics depend on changed, every repository is
-    analysed again (and its diagnostics re-published); when anything changed, code lenses are
-    refreshed on clients that support it.
+    When a value the analysis or the diagnostics depend on changed, the repositories the
+    folder covers are analysed again (and their diagnostics re-published); when anything
+    changed, code lenses are refreshed on clients that support it.
     """
-    config = configuration_of(server)
+    config = server.session.configuration
     changed = False
-    reanalyse = False
     for uri in folders:
         settings, errors = config.resolve(uri)
-        before = _session_settings(server, uri) or config.effective.get(uri)
-        config.effective[uri] = settings
-        if before != settings:
-            changed = True
-            if before is None or any(getattr(before, f) != getattr(settings, f) for f in _ANALYSIS_FIELDS):
-                reanalyse = True
-        _apply_to_session(server, uri or None, settings)
+        before = config.settings_of_folder(uri or None)
+        if config.set_effective(uri, settings):
+            server.settings_changed(uri or None)
+        changed = changed or before != settings
         shown = tuple(errors)
         if shown and shown != config.shown.get(uri, ()):
             label = _folder_label(uri) if uri else "files outside the workspace folders"
@@ -405,9 +357,7 @@ def apply(server: Any, folders: Sequence[str]) -> None:
     if config.effective:
         level = min(python_log_level(s) for s in config.effective.values())
         logging.getLogger("gemstack_lsp").setLevel(level)
-    if reanalyse:
-        _reanalyse(server)
-    if changed and _supports_lens_refresh(server):
+    if changed and server.session.client.code_lens_refresh:
         try:
             server.workspace_code_lens_refresh(None)
         except Exception:
@@ -419,9 +369,9 @@ def _folder_label(uri: str) -> str:
     return (path or uri).rstrip("/").rsplit("/", 1)[-1] or uri
 
 
-async def did_change_configuration(server: Any, params: types.DidChangeConfigurationParams) -> None:
+async def did_change_configuration(server: GemstackServer, params: types.DidChangeConfigurationParams) -> None:
     """Settings changed on the client: pull them again (or take the pushed ones) and apply."""
-    config = configuration_of(server)
+    config = server.session.configuration
     if config.can_pull:
         await refresh(server)
         return
@@ -432,9 +382,9 @@ async def did_change_configuration(server: Any, params: types.DidChangeConfigura
     await refresh(server, pull=False)
 
 
-async def folders_changed(server: Any, added: Sequence[str], removed: Sequence[str]) -> None:
+async def folders_changed(server: GemstackServer, added: Sequence[str], removed: Sequence[str]) -> None:
     """Workspace folders came or went: forget the removed, read and pull the added."""
-    config = configuration_of(server)
+    config = server.session.configuration
     for uri in removed:
         config.remove_folder(uri)
     for uri in added:
@@ -443,7 +393,7 @@ async def folders_changed(server: Any, added: Sequence[str], removed: Sequence[s
         await refresh(server, list(added))
 
 
-async def project_file_changed(server: Any, uri: str) -> bool:
+async def project_file_changed(server: GemstackServer, uri: str) -> bool:
     """A file changed on disk: when it is a folder's project file, re-read it and apply.
 
     Returns whether ``uri`` was some folder's project file.
@@ -455,11 +405,10 @@ async def project_file_changed(server: Any, uri: str) -> bool:
     ):
         return False
     changed = os.path.join(os.path.realpath(os.path.dirname(changed)), os.path.basename(changed))
-    config = configuration_of(server)
+    config = server.session.configuration
     hit: list[str] = []
     for folder in config.folders:
-        session = getattr(server, "session", None)
-        path = (session.folders.get(folder) if session is not None else None) or _uri_path(folder)
+        path = _folder_path(server, folder)
         if path is None:
             continue
         root = os.path.realpath(_project_root(server, path))
@@ -471,36 +420,21 @@ async def project_file_changed(server: Any, uri: str) -> bool:
     return bool(hit)
 
 
-def _reanalyse(server: Any) -> None:
-    """Re-run the analysis of every repository so new settings show at once (unless the
-    session already does so whenever it is handed new settings)."""
-    session = getattr(server, "session", None)
-    if getattr(session, "on_settings_changed", None) is not None:
-        return
-    engine = getattr(server, "diagnostics", None)
-    schedule_all = getattr(engine, "schedule_all", None)
-    if callable(schedule_all):
-        schedule_all()
-
-
-def register(server: LanguageServer) -> None:
+def register(server: GemstackServer) -> None:
     """Install ``workspace/didChangeConfiguration`` and the ``gemstack/settings`` request.
 
-    The server core calls ``initialize``, ``initialized``, ``folders_changed`` and
-    ``project_file_changed`` from its own lifecycle handlers.
+    The server's lifecycle handlers call ``initialize``, ``initialized``, ``folders_changed``
+    and ``project_file_changed``.
     """
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def _did_change_configuration(ls: Any, params: types.DidChangeConfigurationParams) -> None:
-        await did_change_configuration(ls, params)
+    async def _did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
+        await did_change_configuration(server, params)
 
     @server.feature(SETTINGS_REQUEST)
-    def _settings(ls: Any, params: Any) -> dict[str, Any]:
+    def _settings(params: Any) -> dict[str, Any]:
         """The settings in force for a document or folder URI (``{"uri": ...}``; none: outside folders)."""
         uri = getattr(params, "uri", None) if not isinstance(params, Mapping) else params.get("uri")
-        session = getattr(ls, "session", None)
-        if session is not None:
-            settings: Settings = session.settings_for(uri) if uri else session.default_settings
-        else:
-            settings = configuration_of(ls).settings_for(uri or "")
+        session = server.session
+        settings = session.settings_for(uri) if uri else session.configuration.defaults
         return dataclasses.asdict(settings)

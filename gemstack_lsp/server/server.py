@@ -1,8 +1,10 @@
 """The Gemstack language server: a pygls ``LanguageServer`` with its capabilities and lifecycle.
 
-``create_server()`` builds the server and wires every feature module onto it; each module
-registers its own handlers (``register(server)``), one file per LSP area. The server adds no
-analysis of its own: diagnostics, hovers and actions all come from ``gemstack_lsp.core``.
+``GemstackServer`` holds the session, the diagnostics engine and the request executor;
+``register_lifecycle`` installs the document, workspace and diagnostic handlers. The
+composition root (``gemstack_lsp.server.app.create_server``) wires every feature module onto a
+server. The server adds no analysis of its own: diagnostics come from ``gemstack_lsp.core``
+through the analysis host, hovers, completions and the like from ``gemstack_lsp.ide``.
 """
 
 from __future__ import annotations
@@ -27,10 +29,9 @@ from pygls.protocol.language_server import lsp_method
 
 from gemstack_lsp import __version__
 from gemstack_lsp.host import Snapshot
-from gemstack_lsp.server import convert
+from gemstack_lsp.server import configuration, convert
 from gemstack_lsp.server.diagnostics import Diagnostics
 from gemstack_lsp.server.session import WATCHED_GLOBS, Session
-from gemstack_lsp.server.settings import parse_settings
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,6 @@ class GemstackServer(LanguageServer):
         #: Plan URI -> the read-plan receipt taken when it was opened (or why there is none).
         self.plan_receipts: dict[str, dict[str, Any] | str] = {}
         self.plan_receipt_tasks: dict[str, asyncio.Task[None]] = {}
-        self.session.on_settings_changed = self._settings_changed
         #: Where request handlers run (``server/requests.py``): never on the event loop.
         self.request_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-request")
 
@@ -103,7 +103,7 @@ class GemstackServer(LanguageServer):
             return None
         return self.session.snapshot_of(root), rel
 
-    def _settings_changed(self, folder_uri: str | None) -> None:
+    def settings_changed(self, folder_uri: str | None) -> None:
         """New settings for a folder (``None``: the defaults): analyse what they cover again."""
         try:
             asyncio.get_running_loop()
@@ -144,7 +144,8 @@ class GemstackServer(LanguageServer):
         super().shutdown()  # type: ignore[no-untyped-call]
 
 
-def _register_lifecycle(server: GemstackServer) -> None:
+def register_lifecycle(server: GemstackServer) -> None:
+    """Install the lifecycle, document, workspace and diagnostic handlers."""
     session = server.session
     engine = server.diagnostics
 
@@ -153,13 +154,7 @@ def _register_lifecycle(server: GemstackServer) -> None:
         # Load the analysis modules while the client digests our capabilities: the first
         # diagnostics need them a round trip from now.
         engine.executor.submit(_preload_analysis)
-        settings, errors = parse_settings(_gemstack_section(params.initialization_options))
-        session.set_default_settings(settings)
-        for message in errors:
-            log.warning("%s", message)
-        config = _configuration()
-        if config is not None:
-            config.initialize(server, params)
+        configuration.initialize(server, params)
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(params: lsp.InitializedParams) -> None:
@@ -182,9 +177,7 @@ def _register_lifecycle(server: GemstackServer) -> None:
                 )
             except Exception as exc:  # a client that offers and then refuses
                 log.info("registering file watchers failed: %s", exc)
-        config = _configuration()
-        if config is not None:
-            await config.initialized(server)
+        await configuration.initialized(server)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
@@ -211,10 +204,8 @@ def _register_lifecycle(server: GemstackServer) -> None:
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def did_change_watched_files(params: lsp.DidChangeWatchedFilesParams) -> None:
         engine.did_change_watched_files(params)
-        config = _configuration()
-        if config is not None:
-            for change in params.changes:
-                await config.project_file_changed(server, change.uri)
+        for change in params.changes:
+            await configuration.project_file_changed(server, change.uri)
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def did_change_workspace_folders(params: lsp.DidChangeWorkspaceFoldersParams) -> None:
@@ -228,11 +219,9 @@ def _register_lifecycle(server: GemstackServer) -> None:
             engine.clear_root(root)
         for root in sorted(after - before):
             engine.schedule(root)
-        config = _configuration()
-        if config is not None:
-            await config.folders_changed(
-                server, [f.uri for f in params.event.added], [f.uri for f in params.event.removed]
-            )
+        await configuration.folders_changed(
+            server, [f.uri for f in params.event.added], [f.uri for f in params.event.removed]
+        )
 
     @server.feature(
         lsp.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -263,45 +252,6 @@ def _preload_analysis() -> None:
     from gemstack_lsp.core import rules
 
     rules._checks()
-
-
-def _gemstack_section(raw: Any) -> Any:
-    """Initialization options may hold the settings directly or under a ``gemstack`` key."""
-    if isinstance(raw, dict) and isinstance(raw.get("gemstack"), dict):
-        return raw["gemstack"]
-    return raw
-
-
-def create_server() -> GemstackServer:
-    """A fully wired server, not yet started."""
-    from gemstack_lsp.server import actions, commands, completion, hover, lens, navigation, symbols
-
-    server = GemstackServer()
-    _register_lifecycle(server)
-    hover.register(server)
-    actions.register(server)
-    commands.register(server)
-    # Language server part 2: each module wires its own handlers.
-    for module in (lens, navigation, completion, symbols):
-        module.register(server)
-    _register_settings(server)
-    return server
-
-
-def _configuration() -> Any:
-    """Part 2's settings module (workspace/configuration), when it is present."""
-    try:
-        from gemstack_lsp.server import configuration
-    except ImportError:
-        return None
-    return configuration
-
-
-def _register_settings(server: GemstackServer) -> None:
-    config = _configuration()
-    register = getattr(config, "register", None)
-    if callable(register):
-        register(server)
 
 
 async def _serve_stdio(server: GemstackServer) -> None:
@@ -340,9 +290,8 @@ class _EofSafeReader:
             return b""
 
 
-def serve_stdio(server: GemstackServer | None = None) -> None:
+def serve_stdio(server: GemstackServer) -> None:
     """Serve one client on stdin/stdout until it sends ``exit`` or closes the pipe."""
-    server = server or create_server()
     mode = os.fstat(sys.stdin.fileno()).st_mode
     if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
         # stdin is a file or a terminal: asyncio cannot watch it, pygls's threaded reader can.
@@ -354,7 +303,3 @@ def serve_stdio(server: GemstackServer | None = None) -> None:
         pass
     finally:
         server.shutdown()
-
-
-def serve_tcp(host: str, port: int) -> None:
-    create_server().start_tcp(host, port)

@@ -10,11 +10,11 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.text import Position, SourceText
 from gemstack_lsp.fs import DiskReader
+from gemstack_lsp.host import AnalysisHost
+from gemstack_lsp.ide.navigation import definitions, occurrence_at, references
 from gemstack_lsp.server.convert import path_to_uri
-from gemstack_lsp.server.navigation import definitions, occurrence_at, references
 
 F8 = "specs/008-cost-provider-safety-gates"
 F9 = "specs/009-context-capsule"
@@ -214,7 +214,7 @@ async def test_workspace_symbols(make_client: MakeClient, client_kind: str, gem_
 
 
 def test_navigation_without_a_server(gem_repo: Path) -> None:
-    repo = GemstackRepo(str(gem_repo), DiskReader(gem_repo))
+    repo = AnalysisHost(str(gem_repo), DiskReader(gem_repo)).snapshot()
     text = (gem_repo / TASKS8).read_text("utf-8")
     occ = occurrence_at(TASKS8, text, text.index("TEST-COST-B04"))
     assert occ is not None and (occ.kind, occ.value, occ.declaration) == ("test", "TEST-COST-B04", False)

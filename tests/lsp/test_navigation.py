@@ -247,3 +247,23 @@ async def test_references_of_a_provider_and_an_action(
     found = await _references(h, TASKS8, "actions=summarise", delta=9)
     assert found == [(SPEC8, '"summarise"'), (TASKS8, "summarise")]
     assert await _definition(h, TASKS8, "actions=summarise", 9) == [(SPEC8, '"summarise"')]
+
+
+async def test_definition_of_an_id_mentioned_in_prose(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    plan9 = f"{F9}/plan.md"
+    # A contract id in backticks in plan.md's table goes to its declarations (the spec's and
+    # the copies plan.md and tasks.md inherit), as from the block itself.
+    found = await _definition(h, plan9, "| `zero-dependency-core` |", 5)
+    assert found == [
+        (SPEC9, '"zero-dependency-core"'),
+        (plan9, '"zero-dependency-core"'),
+        (TASKS9, '"zero-dependency-core"'),
+    ]
+    # References from the same place find the same declarations.
+    refs = await _references(h, plan9, "| `zero-dependency-core` |", delta=5)
+    assert (SPEC9, '"zero-dependency-core"') in refs
+    # A test id in the spec's prose goes to the test matrix.
+    assert await _definition(h, SPEC8, "(`TEST-COST-B01`", 4) == [(SPEC8, '"TEST-COST-B01"')]

@@ -1,7 +1,7 @@
 """The composition root: a ``GemstackServer`` with every feature module wired onto it.
 
 Each module registers its own handlers (``register(server)``), one file per LSP area: the
-lifecycle and diagnostics (``server``), settings (``configuration``), hover, code actions,
+lifecycle and diagnostics (``lifecycle``), settings (``settings_sync``), hover, code actions,
 commands, code lenses, navigation, completion and document symbols.
 """
 
@@ -11,11 +11,12 @@ from gemstack_lsp.server import (
     actions,
     commands,
     completion,
-    configuration,
     hover,
     lens,
+    lifecycle,
     navigation,
     server,
+    settings_sync,
     symbols,
 )
 from gemstack_lsp.server.server import GemstackServer
@@ -26,8 +27,8 @@ __all__ = ["create_server", "serve_stdio", "serve_tcp"]
 def create_server() -> GemstackServer:
     """A fully wired server, not yet started."""
     ls = GemstackServer()
-    server.register_lifecycle(ls)
-    for module in (hover, actions, commands, lens, navigation, completion, symbols, configuration):
+    lifecycle.register(ls)
+    for module in (hover, actions, commands, lens, navigation, completion, symbols, settings_sync):
         module.register(ls)
     return ls
 

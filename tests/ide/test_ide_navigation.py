@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ide_repository import F, LEDGER, PLAN, SPEC, SPEC2, TASKS, offset, snapshot, spanned
+from ide_repository import LEDGER, PLAN, SPEC, SPEC2, TASKS, F, offset, snapshot, spanned
 
 from gemstack_lsp import ide
 from gemstack_lsp.ide import navigation

@@ -7,11 +7,13 @@ a query only filters it, so typing in the symbol picker costs a scan of that lis
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
-from gemstack_lsp.ide.outline import document_outline
+from gemstack_lsp.ide.outline import document_outline, outline
 
 __all__ = ["SymbolEntry", "all_symbols", "fuzzy_match", "workspace_symbols"]
 
@@ -42,6 +44,18 @@ def fuzzy_match(query: str, name: str) -> bool:
     return all(ch in it for ch in query.lower())
 
 
+@per_text
+def _declared(path: str, text: str, container: str) -> tuple[SymbolEntry, ...]:
+    """The symbols one feature document declares (a pure function of its text: kept across
+    the revisions that leave the document unchanged)."""
+    return tuple(
+        SymbolEntry(item.name, item.kind, path, item.selection, container)
+        for top in outline(path, text)
+        for item in top.walk()
+        if item.kind not in _STRUCTURE
+    )
+
+
 def _collect(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:
     repo = snapshot.repo
     out: list[SymbolEntry] = []
@@ -51,10 +65,9 @@ def _collect(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:
         first = items[0].selection if items else Span(0, 0)
         out.append(SymbolEntry(feature.name, "feature", feature.spec if spec.exists else feature.path, first, "specs"))
         for path in (feature.spec, feature.plan, feature.tasks):
-            for top in document_outline(snapshot, path):
-                for item in top.walk():
-                    if item.kind not in _STRUCTURE:
-                        out.append(SymbolEntry(item.name, item.kind, path, item.selection, feature.name))
+            text = repo.document(path).text
+            if text is not None:
+                out.extend(_declared(path, text, feature.name))
     return tuple(out)
 
 
@@ -65,4 +78,9 @@ def all_symbols(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:
 
 def workspace_symbols(snapshot: Snapshot, query: str) -> list[SymbolEntry]:
     """The features and the ids they declare whose names match ``query`` (fuzzy, in order)."""
-    return [entry for entry in all_symbols(snapshot) if fuzzy_match(query, entry.name)]
+    entries = all_symbols(snapshot)
+    if not query:
+        return list(entries)
+    # ``fuzzy_match`` as one regular expression: the query's characters in order, anything between.
+    pattern = re.compile(".*?".join(re.escape(ch) for ch in query.lower()))
+    return [entry for entry in entries if pattern.search(entry.name.lower())]

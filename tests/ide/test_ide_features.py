@@ -177,3 +177,12 @@ def test_code_lenses_show_the_capsule_state_and_the_gate_preview() -> None:
     files[SPEC] = files[SPEC].replace('"vision-cloud", "vision-mock"', '"vision-cloud"')
     titles = [lens.title for lens in ide.code_lenses(snapshot(files), SPEC, ci)]
     assert titles[-1] == "ci: 1 of 1 action denied (search-images: ENV_COMMERCIAL_DENIED)"
+
+
+@pytest.mark.parametrize("query", ["", "a01", "IMG", "t0:", "s.i", "no-free", "(", "zz", "é"])
+def test_workspace_symbols_filter_as_fuzzy_match_does(query: str) -> None:
+    from gemstack_lsp.ide.symbols import fuzzy_match
+
+    snap = snapshot()
+    expected = [e for e in ide.all_symbols(snap) if fuzzy_match(query, e.name)]
+    assert ide.workspace_symbols(snap, query) == expected

@@ -143,10 +143,7 @@ def locate_in(path: str, root: Root | None) -> Location:
     the repository's files only when its own real path lies inside the root too.
     """
     lexical = _lexical(path)
-    if lexical == os.sep:
-        located = lexical
-    else:
-        located = os.path.join(_real(os.path.dirname(lexical)), os.path.basename(lexical))
+    located = lexical if lexical == os.sep else os.path.join(_real(os.path.dirname(lexical)), os.path.basename(lexical))
     if root is None:
         return Location(located, None, None, None)
     written_rel = None

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper()), handlers=[handler])
-    from gemstack_lsp.server.server import serve_stdio, serve_tcp
+    from gemstack_lsp.server.app import serve_stdio, serve_tcp
 
     if args.tcp:
         host, port = _address(args.tcp)

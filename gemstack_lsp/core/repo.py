@@ -11,6 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from gemstack_lsp.core.feature import CAPSULE_NAME as CAPSULE_NAME
+from gemstack_lsp.core.feature import CLOSURE_NAME as CLOSURE_NAME
+from gemstack_lsp.core.feature import FEATURE_DOCS as FEATURE_DOCS
+from gemstack_lsp.core.feature import LEDGER_NAME as LEDGER_NAME
+from gemstack_lsp.core.feature import SPECS_DIR as SPECS_DIR
+from gemstack_lsp.core.feature import Feature as Feature
 from gemstack_lsp.core.reader import (
     FileContent,
     Reader,
@@ -22,12 +28,7 @@ from gemstack_lsp.core.reader import (
 from gemstack_lsp.core.state import GemstackState, active_feature_of, parse_state
 from gemstack_lsp.core.text import SourceText, decode_utf8
 
-SPECS_DIR = "specs"
 STATE_PATH = ".gemstack/state.json"
-FEATURE_DOCS = ("spec.md", "plan.md", "tasks.md")
-CAPSULE_NAME = "context-capsule.json"
-LEDGER_NAME = "cost-ledger.json"
-CLOSURE_NAME = "closure.json"
 
 _FEATURE_NAME = re.compile(r"^[^.\s][^/\\]*$")
 
@@ -55,44 +56,6 @@ class Document:
     @property
     def data(self) -> bytes | None:
         return self.content.data
-
-
-@dataclass(frozen=True)
-class Feature:
-    """One ``specs/<name>/`` folder."""
-
-    name: str
-
-    @property
-    def path(self) -> str:
-        return f"{SPECS_DIR}/{self.name}"
-
-    def file(self, name: str) -> str:
-        return f"{self.path}/{name}"
-
-    @property
-    def spec(self) -> str:
-        return self.file("spec.md")
-
-    @property
-    def plan(self) -> str:
-        return self.file("plan.md")
-
-    @property
-    def tasks(self) -> str:
-        return self.file("tasks.md")
-
-    @property
-    def capsule(self) -> str:
-        return self.file(CAPSULE_NAME)
-
-    @property
-    def ledger(self) -> str:
-        return self.file(LEDGER_NAME)
-
-    @property
-    def closure(self) -> str:
-        return self.file(CLOSURE_NAME)
 
 
 @dataclass

@@ -16,16 +16,30 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from gemstack_lsp.core.feature import Feature
 from gemstack_lsp.core.findings import Finding, Severity
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonString, parse_json, type_name
 from gemstack_lsp.core.memo import per_text
-from gemstack_lsp.core.reader import normalize_relpath
+from gemstack_lsp.core.reader import Reader, normalize_relpath
 from gemstack_lsp.core.text import Span
 
-if TYPE_CHECKING:
-    from gemstack_lsp.core.repo import Feature, GemstackRepo
+
+class Repository(Protocol):
+    """What the repository-level parts of this module read of a ``GemstackRepo`` (which
+    imports this module, so it is named by what it offers)."""
+
+    @property
+    def root(self) -> str: ...
+
+    @property
+    def reader(self) -> Reader: ...
+
+    def exists(self, path: str) -> bool: ...
+
+    def state(self) -> GemstackState | None: ...
+
 
 STATE_PATH = ".gemstack/state.json"
 #: The phases whose artifacts state.json may freeze with a hash, and their file names.
@@ -274,7 +288,7 @@ def active_spec_folder(raw: object, root: str) -> str | None:
     return resolve_active_spec(raw, root).path
 
 
-def state_findings(repo: GemstackRepo) -> list[Finding]:
+def state_findings(repo: Repository) -> list[Finding]:
     """The findings of state.json: syntax, unusable values, and an active spec that does not exist."""
     state = repo.state()
     if state is None:
@@ -303,7 +317,7 @@ def state_findings(repo: GemstackRepo) -> list[Finding]:
     return findings
 
 
-def _has_spec(repo: GemstackRepo, folder: str) -> bool:
+def _has_spec(repo: Repository, folder: str) -> bool:
     """True when ``folder`` is a folder holding a spec.md (readable or not: that is another finding).
 
     The folder is asked for first: a path beneath a regular file (``specs/x/spec.md/spec.md``)
@@ -312,13 +326,11 @@ def _has_spec(repo: GemstackRepo, folder: str) -> bool:
     return repo.reader.list_dir(folder) is not None and repo.exists(f"{folder}/spec.md")
 
 
-def active_feature_of(repo: GemstackRepo) -> Feature | None:
+def active_feature_of(repo: Repository) -> Feature | None:
     """The feature the repository is working on, resolved as the reference does (section 1):
     state.json's ``active_spec`` when the reference can read the file, else ``specs/current``
     when that folder exists. (The reference's hard-coded ``specs/009-context-capsule`` fallback
     is deliberately not copied.)"""
-    from gemstack_lsp.core.repo import Feature
-
     state = repo.state()
     if state is not None and state.reference_parsable and state.active_spec is not None and state.active_spec.value:
         resolved = resolve_active_spec(state.active_spec.value, repo.root)

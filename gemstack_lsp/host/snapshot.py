@@ -37,6 +37,7 @@ class Snapshot:
         self.repo = repo
         self.options = options
         self._derived: dict[Hashable, Any] = {}
+        #: Reentrant: a derived datum may be computed from others (an index from outlines).
         self._lock = threading.RLock()
         self._groups: Mapping[str, tuple[Finding, ...]] | None = None
 

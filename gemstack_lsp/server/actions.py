@@ -13,6 +13,7 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.commands import plan_location
+from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -78,7 +79,7 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
         )
     if root is None or rel is None:
         return _for_client(session.client.code_action_literals, out)
-    versions = {d.uri: d.version for d in session.documents.values()}
+    versions = {d.uri: d.version for d in list(session.documents.values())}
     if _kind_allowed(lsp.CodeActionKind.QuickFix, only):
         for diagnostic in params.context.diagnostics:
             if diagnostic.source != convert.SOURCE:
@@ -114,22 +115,22 @@ def _for_client(literals: bool, out: list[lsp.CodeAction | lsp.Command]) -> list
     return [a.command for a in out if isinstance(a, lsp.CodeAction) and a.command is not None]
 
 
+def code_action(server: GemstackServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction | lsp.Command] | None:
+    if not server.session.settings_for(params.text_document.uri).code_actions:
+        return None
+    server.stats["codeAction"] += 1
+    return code_actions(server, params) or None
+
+
 def register(server: GemstackServer) -> None:
-    @server.feature(
-        lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionOptions(
-            code_action_kinds=[
-                lsp.CodeActionKind.QuickFix,
-                lsp.CodeActionKind.Source,
-                SOURCE_REGENERATE,
-                SOURCE_VERIFY,
-                SOURCE_WRITE_PLAN,
-            ],
-            resolve_provider=False,
-        ),
+    options = lsp.CodeActionOptions(
+        code_action_kinds=[
+            lsp.CodeActionKind.QuickFix,
+            lsp.CodeActionKind.Source,
+            SOURCE_REGENERATE,
+            SOURCE_VERIFY,
+            SOURCE_WRITE_PLAN,
+        ],
+        resolve_provider=False,
     )
-    def code_action(params: lsp.CodeActionParams) -> list[lsp.CodeAction | lsp.Command] | None:
-        if not server.session.settings_for(params.text_document.uri).code_actions:
-            return None
-        server.stats["codeAction"] += 1
-        return code_actions(server, params) or None
+    request(server, lsp.TEXT_DOCUMENT_CODE_ACTION, options)(code_action)

@@ -25,7 +25,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcInvalidParams
 
 from gemstack_lsp import containment
 from gemstack_lsp.core.repo import Feature
@@ -206,7 +206,7 @@ async def _sync_open_buffer(server: GemstackServer, root: str, rel: str, text: s
 
 
 async def verify_capsule(server: GemstackServer, *args: Any) -> dict[str, Any]:
-    from gemstack_lsp.core.capsule import verify
+    from gemstack_lsp.core.capsule.verify import verify_capsule as verify
 
     if not args:
         raise CommandError(f"{VERIFY} needs the feature (specs/<feature> or a URI)")
@@ -214,12 +214,9 @@ async def verify_capsule(server: GemstackServer, *args: Any) -> dict[str, Any]:
     engine = server.diagnostics
     repo = server.session.snapshot(root)
     loop = asyncio.get_running_loop()
-    verify_fn = getattr(verify, "verify_capsule", None)
-    if verify_fn is None:
-        raise JsonRpcInternalError(message="gemstack: capsule verification is not available in this build")
-    outcome = await loop.run_in_executor(engine.executor, verify_fn, repo, feature)
-    state = str(getattr(getattr(outcome, "state", None), "value", getattr(outcome, "state", "UNKNOWN")))
-    findings = list(getattr(outcome, "findings", ()) or ())
+    outcome = await loop.run_in_executor(engine.executor, verify, repo, feature)
+    state = outcome.state
+    findings = list(outcome.findings)
     kind = lsp.MessageType.Info if state in ("VALID", "LEGACY") else lsp.MessageType.Warning
     detail = "; ".join(f"{f.code}: {f.message}" for f in findings[:3])
     _show(server, f"Context capsule of {feature.path}: {state}" + (f" ({detail})" if detail else ""), kind)

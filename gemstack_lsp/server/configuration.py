@@ -1,88 +1,40 @@
-"""Where settings come from at run time: initializationOptions, workspace/configuration, the project file.
+"""The one owner of the settings in force: their layers, per workspace folder, and the result.
 
 ``Configuration`` keeps, per workspace folder, every layer ``settings.resolve_settings`` needs
-(project file < ``initializationOptions`` < the client's settings for that folder) and knows
-which messages it has already shown. The functions below it are the LSP glue:
-
-- ``initialize(server, params)`` at ``initialize``: remember the options and the folders;
-- ``await initialized(server)`` at ``initialized``: register for configuration changes when
-  the client lets us, pull ``workspace/configuration`` for every folder, apply;
-- the ``workspace/didChangeConfiguration`` handler that ``register`` installs: pull again
-  (or take the pushed settings from clients that cannot be asked), apply without restart;
-- ``await folders_changed(server, added, removed)`` and ``await project_file_changed(server,
-  uri)`` for the server core to call when folders come and go or a project file changes.
-
-"Apply" hands each folder's new ``Settings`` to the session (which re-analyses and re-publishes
-when the analysis-relevant values changed), shows every new problem once with
-``window/showMessage``, sets the log level, and asks the client to refresh code lenses.
+(project file < ``initializationOptions`` < the client's settings for that folder), the
+effective ``Settings`` they give and which messages it has already shown. The session holds
+the one instance (``server.session.configuration``) and answers ``settings_for(uri)`` from it;
+``settings_sync`` keeps it in step with the client (``workspace/configuration``, pushed
+settings, project files).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import logging
-import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote, urlparse
 
-from lsprotocol import types
-
-from gemstack_lsp import containment
 from gemstack_lsp.core.reader import Reader
-from gemstack_lsp.fs import DiskReader
-from gemstack_lsp.server.convert import path_to_uri
-from gemstack_lsp.server.settings import (
-    PROJECT_FILE,
-    PYPROJECT_FILE,
-    ProjectFile,
-    Settings,
-    python_log_level,
-    read_project_file,
-    resolve_settings,
-)
+from gemstack_lsp.server.settings import PROJECT_FILE, ProjectFile, Settings, read_project_file, resolve_settings
 
-if TYPE_CHECKING:
-    from pygls.lsp.server import LanguageServer
-
-__all__ = [
-    "SECTION",
-    "SETTINGS_REQUEST",
-    "Configuration",
-    "configuration_of",
-    "folder_of",
-    "folders_changed",
-    "initialize",
-    "initialized",
-    "project_file_changed",
-    "refresh",
-    "register",
-]
-
-log = logging.getLogger(__name__)
-
-#: Custom request answering the settings in force for a URI (diagnosis and tests).
-SETTINGS_REQUEST = "gemstack/settings"
-
-#: The ``workspace/configuration`` section, and the key of pushed settings.
-SECTION = "gemstack"
+__all__ = ["DEFAULT", "Configuration", "folder_of", "uri_path"]
 
 _INIT = "initializationOptions"
 _PULL = "workspace/configuration"
 _PUSH = "workspace/didChangeConfiguration"
 
-#: Watched so that a project file edited outside the editor applies at once.
-PROJECT_FILE_GLOBS = ("**/.gemstack/lsp.toml", "**/pyproject.toml")
-
-#: The pseudo-folder of files outside every workspace folder (``Session.default_settings``).
+#: The pseudo-folder of files outside every workspace folder (``Configuration.defaults``).
 DEFAULT = ""
 
 #: Settings whose change calls for a new analysis (and new diagnostics).
 _ANALYSIS_FIELDS = ("environment", "max_ledger_age_days", "diagnostics")
 
+_DEFAULTS = Settings()
 
-def _uri_path(uri: str) -> str | None:
+
+def uri_path(uri: str) -> str | None:
+    """The path of a ``file:`` URI, percent-escapes decoded (``None`` for any other scheme)."""
     parsed = urlparse(uri)
     if parsed.scheme != "file":
         return None
@@ -158,351 +110,24 @@ class Configuration:
     def settings_for(self, uri: str) -> Settings:
         """The settings last applied for the folder holding ``uri`` (``DEFAULT``'s outside any folder)."""
         folder = folder_of(uri, [u for u in self.effective if u != DEFAULT])
-        if folder is None:
-            folder = DEFAULT
-        return self.effective.get(folder, Settings())
+        return self.settings_of_folder(folder)
 
+    def settings_of_folder(self, folder: str | None) -> Settings:
+        """The settings last applied for a workspace folder URI (``None``: outside every folder)."""
+        if folder is not None:
+            found = self.effective.get(folder)
+            if found is not None:
+                return found
+        return self.effective.get(DEFAULT, _DEFAULTS)
 
-def configuration_of(server: Any) -> Configuration:
-    """The ``Configuration`` attached to a server (created on first use)."""
-    config = getattr(server, "gemstack_configuration", None)
-    if not isinstance(config, Configuration):
-        config = Configuration()
-        server.gemstack_configuration = config
-    return config
+    @property
+    def defaults(self) -> Settings:
+        """The settings of files outside every workspace folder."""
+        return self.settings_of_folder(None)
 
-
-# ---------------------------------------------------------------------------------------------
-# What the glue needs from the server core: folders, readers, a settings setter, messages.
-
-
-def _folder_uris(server: Any) -> list[str]:
-    """The workspace folders the session tracks (pygls's list when there is no session yet)."""
-    session = getattr(server, "session", None)
-    if session is not None:
-        return list(session.folders)
-    try:
-        workspace = server.workspace
-    except Exception:  # not initialised yet
-        return []
-    uris = [f.uri for f in workspace.folders.values()]
-    if not uris and workspace.root_uri:
-        uris = [workspace.root_uri]
-    return uris
-
-
-def _project_root(server: Any, folder: str) -> str:
-    """Where a folder's project file lives: the Gemstack repository holding the folder (the
-    folder itself when it is one), else the one repository directly inside it, else the folder."""
-    session = getattr(server, "session", None)
-    if session is None:
-        return folder
-    try:
-        above = session.root_of(os.path.join(folder, "."))
-        if above is not None:
-            return str(above)
-        inside = [
-            os.path.join(folder, name)
-            for name in sorted(os.listdir(folder))
-            if containment.is_repository_folder(os.path.join(folder, name))
-            # A symlink leading out of the folder is never a repository of it.
-            and containment.real_within(os.path.join(folder, name), folder)
-        ]
-        if len(inside) == 1:
-            return inside[0]
-    except OSError:
-        pass
-    return folder
-
-
-def _reader_for(server: Any, folder_uri: str) -> Reader | None:
-    session = getattr(server, "session", None)
-    path = session.folders.get(folder_uri) if session is not None else None
-    path = path or _uri_path(folder_uri)
-    if path is None:
-        return None
-    return DiskReader(_project_root(server, path))
-
-
-def _apply_to_session(server: Any, folder_uri: str | None, settings: Settings) -> None:
-    """Hand new settings to the session (``None``: the settings for files outside every folder)."""
-    session = getattr(server, "session", None)
-    if session is None:
-        return
-    if folder_uri is None:
-        session.set_default_settings(settings)
-    else:
-        session.set_folder_settings(folder_uri, settings)
-
-
-def _show(server: Any, message: str, kind: types.MessageType) -> None:
-    try:
-        server.window_show_message(types.ShowMessageParams(type=kind, message=message))
-    except Exception:  # the connection may be gone during shutdown
-        log.exception("window/showMessage failed")
-
-
-def _client_caps(server: Any) -> types.ClientCapabilities | None:
-    try:
-        caps: types.ClientCapabilities = server.client_capabilities
-    except Exception:
-        return None
-    return caps
-
-
-def _supports_pull(server: Any) -> bool:
-    caps = _client_caps(server)
-    return bool(caps and caps.workspace and caps.workspace.configuration)
-
-
-def _supports_dynamic_change_registration(server: Any) -> bool:
-    caps = _client_caps(server)
-    dcc = caps.workspace.did_change_configuration if caps and caps.workspace else None
-    return bool(dcc and dcc.dynamic_registration)
-
-
-def _supports_dynamic_watchers(server: Any) -> bool:
-    caps = _client_caps(server)
-    watched = caps.workspace.did_change_watched_files if caps and caps.workspace else None
-    return bool(watched and watched.dynamic_registration)
-
-
-def _supports_lens_refresh(server: Any) -> bool:
-    caps = _client_caps(server)
-    lens = caps.workspace.code_lens if caps and caps.workspace else None
-    return bool(lens and lens.refresh_support)
-
-
-# ---------------------------------------------------------------------------------------------
-# The LSP glue
-
-
-def initialize(server: Any, params: types.InitializeParams) -> None:
-    """Remember ``initializationOptions`` and the initial folders (call from ``initialize``)."""
-    config = configuration_of(server)
-    raw = params.initialization_options
-    if isinstance(raw, Mapping) and isinstance(raw.get(SECTION), Mapping):
-        raw = raw[SECTION]
-    config.init_options = raw
-    config.can_pull = bool(params.capabilities.workspace is not None and params.capabilities.workspace.configuration)
-    folders = [f.uri for f in params.workspace_folders or []]
-    if not folders:
-        root = params.root_uri or (path_to_uri(params.root_path) if params.root_path else None)
-        if root:
-            folders = [root]
-    for uri in folders:
-        config.add_folder(uri, _reader_for(server, uri))
-
-
-async def initialized(server: Any) -> None:
-    """Register for configuration changes, pull every folder's settings and apply them (once)."""
-    config = configuration_of(server)
-    if config.started:
-        return
-    config.started = True
-    registrations = []
-    if _supports_dynamic_change_registration(server):
-        registrations.append(
-            types.Registration(
-                id="gemstack-did-change-configuration",
-                method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
-                register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
-            )
-        )
-    if _supports_dynamic_watchers(server):
-        registrations.append(
-            types.Registration(
-                id="gemstack-project-settings",
-                method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                    watchers=[types.FileSystemWatcher(glob_pattern=g) for g in PROJECT_FILE_GLOBS]
-                ),
-            )
-        )
-    for registration in registrations:
-        # Not awaited: a client slow to answer must not hold up the settings.
-        try:
-            future = server.client_register_capability(types.RegistrationParams([registration]))
-            future.add_done_callback(_log_refusal)
-        except Exception as exc:
-            log.info("registering %s failed: %s", registration.method, exc)
-    await refresh(server)
-
-
-def _log_refusal(future: Any) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.info("the client refused a registration: %s", future.exception())
-
-
-async def _pull(server: Any, config: Configuration, folders: Sequence[str]) -> None:
-    if not folders:
-        return
-    items = [types.ConfigurationItem(scope_uri=uri or None, section=SECTION) for uri in folders]
-    try:
-        answers = await server.workspace_configuration_async(types.ConfigurationParams(items=items))
-    except Exception as exc:
-        log.warning("workspace/configuration failed: %s", exc)
-        return
-    for uri, answer in zip(folders, answers or [], strict=False):
-        config.client[uri] = answer
-
-
-async def refresh(server: Any, folders: Sequence[str] | None = None, pull: bool = True) -> None:
-    """Recompute and apply the settings of ``folders`` (all when ``None``), pulling first if asked."""
-    config = configuration_of(server)
-    known = _folder_uris(server)
-    for uri in known:
-        if uri not in config.project:
-            config.add_folder(uri, _reader_for(server, uri))
-    targets = list(folders) if folders is not None else [*config.folders, DEFAULT]
-    for uri in targets:
-        if uri != DEFAULT:
-            # Clients without file watchers: a settings change also re-reads the project file.
-            config.reload_project(uri, _reader_for(server, uri))
-    if pull and config.can_pull:
-        await _pull(server, config, targets)
-    apply(server, targets)
-
-
-def _session_settings(server: Any, uri: str) -> Settings | None:
-    session = getattr(server, "session", None)
-    if session is None:
-        return None
-    current: Settings = session.default_settings if uri == DEFAULT else session.settings_for(uri)
-    return current
-
-
-def apply(server: Any, folders: Sequence[str]) -> None:
-    """Resolve ``folders``' settings, hand them to the session and report new problems.
-
-    When a value the analysis or the diagnostics depend on changed, every repository is
-    analysed again (and its diagnostics re-published); when anything changed, code lenses are
-    refreshed on clients that support it.
-    """
-    config = configuration_of(server)
-    changed = False
-    reanalyse = False
-    for uri in folders:
-        settings, errors = config.resolve(uri)
-        before = _session_settings(server, uri) or config.effective.get(uri)
-        config.effective[uri] = settings
-        if before != settings:
-            changed = True
-            if before is None or any(getattr(before, f) != getattr(settings, f) for f in _ANALYSIS_FIELDS):
-                reanalyse = True
-        _apply_to_session(server, uri or None, settings)
-        shown = tuple(errors)
-        if shown and shown != config.shown.get(uri, ()):
-            label = _folder_label(uri) if uri else "files outside the workspace folders"
-            _show(
-                server,
-                f"Gemstack settings for {label}: "
-                + "; ".join(shown)
-                + ". The defaults (or the next lower settings source) stand in.",
-                types.MessageType.Warning,
-            )
-            for line in shown:
-                log.warning("%s: %s", label, line)
-        config.shown[uri] = shown
-    if config.effective:
-        level = min(python_log_level(s) for s in config.effective.values())
-        logging.getLogger("gemstack_lsp").setLevel(level)
-    if reanalyse:
-        _reanalyse(server)
-    if changed and _supports_lens_refresh(server):
-        try:
-            server.workspace_code_lens_refresh(None)
-        except Exception:
-            log.exception("workspace/codeLens/refresh failed")
-
-
-def _folder_label(uri: str) -> str:
-    path = _uri_path(uri)
-    return (path or uri).rstrip("/").rsplit("/", 1)[-1] or uri
-
-
-async def did_change_configuration(server: Any, params: types.DidChangeConfigurationParams) -> None:
-    """Settings changed on the client: pull them again (or take the pushed ones) and apply."""
-    config = configuration_of(server)
-    if config.can_pull:
-        await refresh(server)
-        return
-    raw = params.settings
-    if isinstance(raw, Mapping) and SECTION in raw:
-        raw = raw[SECTION]
-    config.pushed = raw
-    await refresh(server, pull=False)
-
-
-async def folders_changed(server: Any, added: Sequence[str], removed: Sequence[str]) -> None:
-    """Workspace folders came or went: forget the removed, read and pull the added."""
-    config = configuration_of(server)
-    for uri in removed:
-        config.remove_folder(uri)
-    for uri in added:
-        config.add_folder(uri, _reader_for(server, uri))
-    if added:
-        await refresh(server, list(added))
-
-
-async def project_file_changed(server: Any, uri: str) -> bool:
-    """A file changed on disk: when it is a folder's project file, re-read it and apply.
-
-    Returns whether ``uri`` was some folder's project file.
-    """
-    changed = _uri_path(uri)
-    if changed is None or os.path.basename(changed) not in (
-        os.path.basename(PROJECT_FILE),
-        os.path.basename(PYPROJECT_FILE),
-    ):
-        return False
-    changed = os.path.join(os.path.realpath(os.path.dirname(changed)), os.path.basename(changed))
-    config = configuration_of(server)
-    hit: list[str] = []
-    for folder in config.folders:
-        session = getattr(server, "session", None)
-        path = (session.folders.get(folder) if session is not None else None) or _uri_path(folder)
-        if path is None:
-            continue
-        root = os.path.realpath(_project_root(server, path))
-        if changed in (os.path.join(root, PROJECT_FILE), os.path.join(root, PYPROJECT_FILE)):
-            config.reload_project(folder, _reader_for(server, folder))
-            hit.append(folder)
-    if hit:
-        apply(server, hit)
-    return bool(hit)
-
-
-def _reanalyse(server: Any) -> None:
-    """Re-run the analysis of every repository so new settings show at once (unless the
-    session already does so whenever it is handed new settings)."""
-    session = getattr(server, "session", None)
-    if getattr(session, "on_settings_changed", None) is not None:
-        return
-    engine = getattr(server, "diagnostics", None)
-    schedule_all = getattr(engine, "schedule_all", None)
-    if callable(schedule_all):
-        schedule_all()
-
-
-def register(server: LanguageServer) -> None:
-    """Install ``workspace/didChangeConfiguration`` and the ``gemstack/settings`` request.
-
-    The server core calls ``initialize``, ``initialized``, ``folders_changed`` and
-    ``project_file_changed`` from its own lifecycle handlers.
-    """
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def _did_change_configuration(ls: Any, params: types.DidChangeConfigurationParams) -> None:
-        await did_change_configuration(ls, params)
-
-    @server.feature(SETTINGS_REQUEST)
-    def _settings(ls: Any, params: Any) -> dict[str, Any]:
-        """The settings in force for a document or folder URI (``{"uri": ...}``; none: outside folders)."""
-        uri = getattr(params, "uri", None) if not isinstance(params, Mapping) else params.get("uri")
-        session = getattr(ls, "session", None)
-        if session is not None:
-            settings: Settings = session.settings_for(uri) if uri else session.default_settings
-        else:
-            settings = configuration_of(ls).settings_for(uri or "")
-        return dataclasses.asdict(settings)
+    def set_effective(self, folder: str, settings: Settings) -> bool:
+        """Make ``settings`` the ones in force for ``folder`` (``DEFAULT``: outside every folder);
+        True when a value the analysis or its diagnostics depend on changed."""
+        before = self.settings_of_folder(folder or None)
+        self.effective[folder] = settings
+        return any(getattr(before, f) != getattr(settings, f) for f in _ANALYSIS_FIELDS)

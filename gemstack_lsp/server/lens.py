@@ -1,224 +1,57 @@
-"""Code lenses: the capsule state on a spec's title, the gate preview on billable-actions blocks.
+"""textDocument/codeLens: the capsule state and the gate preview (``ide.lens``), and refreshes.
 
-On the first heading of ``specs/<feature>/spec.md``: the state of the feature's context capsule
-as ``gemstack context verify`` would report it (VALID, STALE with the sources that changed,
-INVALID with its first reason, MISSING, or legacy), then a "Regenerate" lens
-(``gemstack.regenerateCapsule``) and a "Verify" lens (``gemstack.verifyCapsule``), both with
-the feature path (``specs/<feature>``) as their argument.
-
-On the opening fence of a ``gemstack-billable-actions`` block: how many of its actions the
-gates would deny in the environment tier of the user's settings (no spending token assumed),
-naming them.
-
-``capsule_lenses`` and ``billable_lenses`` are plain data (``LensInfo``) computed from a
-repository snapshot; the handler turns them into ``CodeLens``.
+A lens on spec.md depends on other files (tasks.md, the capsule, the ledger): the client
+re-asks for the lenses of a document it edits, not for those of the others. So when an
+analysis changes a repository's findings, clients that support it are asked to refresh.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, verify_capsule
-from gemstack_lsp.core.jsonspan import JsonArray
-from gemstack_lsp.core.options import AnalysisOptions
-from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.text import Span
-from gemstack_lsp.server import convert
-from gemstack_lsp.server.settings import Settings, analysis_options
-from gemstack_lsp.server.symbols import document_view, feature_enabled, gemstack_blocks, item_id, outline, session_of
+from gemstack_lsp import ide
+from gemstack_lsp.server import convert_ide
+from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.requests import request
+from gemstack_lsp.server.settings import analysis_options
 
 if TYPE_CHECKING:
-    from pygls.lsp.server import LanguageServer
-
-log = logging.getLogger(__name__)
-
-__all__ = ["REGENERATE", "VERIFY", "LensInfo", "billable_lenses", "capsule_lenses", "register"]
-
-REGENERATE = "gemstack.regenerateCapsule"
-VERIFY = "gemstack.verifyCapsule"
-
-#: Where a stale source is named by its file name only when it lies in the feature folder.
-_MAX_NAMED = 3
+    from gemstack_lsp.server.server import GemstackServer
 
 
-@dataclass(frozen=True)
-class LensInfo:
-    """One lens: where it sits, its title, and the command it runs (``None``: informational)."""
-
-    span: Span
-    title: str
-    command: str | None = None
-    arguments: tuple[Any, ...] = ()
-
-
-def _short(path: str, feature_path: str) -> str:
-    return path[len(feature_path) + 1 :] if path.startswith(feature_path + "/") else path
+def code_lens(server: GemstackServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
+    ctx = document_context(server, params.text_document.uri)
+    if ctx is None or ctx.snapshot is None or ctx.rel is None or not ctx.settings.code_lens:
+        return None
+    server.stats["codeLens"] += 1
+    options = analysis_options(ctx.settings, ctx.snapshot.options)
+    infos = ide.code_lenses(ctx.snapshot, ctx.rel, options)
+    return [convert_ide.to_code_lens(i, ctx.source, ctx.encoding) for i in infos]
 
 
-def _names(items: list[str]) -> str:
-    shown = ", ".join(items[:_MAX_NAMED])
-    more = len(items) - _MAX_NAMED
-    return shown + (f" and {more} more" if more > 0 else "")
-
-
-def capsule_state_title(state: str, findings: Any, feature_path: str) -> str:
-    """The words of the state lens for a verify result."""
-    if state == VALID:
-        return "Capsule: VALID"
-    if state == STALE:
-        changed: list[str] = []
-        for f in findings:
-            if f.code not in ("CONTEXT_CAPSULE_STALE", "CONTEXT_CAPSULE_SOURCE_MISMATCH"):
-                continue
-            data = getattr(f, "data", None) or {}
-            source = data.get("source") if isinstance(data, Mapping) else None
-            name = _short(source, feature_path) if isinstance(source, str) else (f.subject or "sources")
-            if name not in changed:
-                changed.append(name)
-        return f"Capsule: STALE ({_names(changed)} changed)" if changed else "Capsule: STALE"
-    if state == INVALID:
-        first = next(iter(findings), None)
-        reason = first.message if first is not None else "cannot be trusted"
-        if len(reason) > 80:
-            reason = reason[:77] + "..."
-        return f"Capsule: INVALID ({reason})"
-    if state == MISSING:
-        return "Capsule: MISSING"
-    if state == LEGACY:
-        return "Capsule: none (legacy, context-free)"
-    return f"Capsule: {state}"
-
-
-def capsule_lenses(repo: GemstackRepo, path: str, text: str) -> list[LensInfo]:
-    """The capsule lenses of a feature's spec.md (none for any other file)."""
-    feature = repo.feature_of(path)
-    if feature is None or path != feature.spec:
-        return []
-    items = outline(path, text)
-    heading = next((i for i in items if i.kind == "heading"), None)
-    span = heading.selection if heading is not None else Span(0, 0)
-    result = verify_capsule(repo, feature)
-    title = capsule_state_title(result.state, result.findings, feature.path)
-    exists = result.state not in (MISSING, LEGACY)
-    return [
-        LensInfo(span, title),
-        LensInfo(span, "Regenerate" if exists else "Generate capsule", REGENERATE, (feature.path,)),
-        LensInfo(span, "Verify", VERIFY, (feature.path,)),
-    ]
-
-
-def billable_lenses(repo: GemstackRepo, path: str, text: str, options: AnalysisOptions) -> list[LensInfo]:
-    """One lens per ``gemstack-billable-actions`` block: the actions denied in ``options.environment``."""
-    from gemstack_lsp.core.cost.checks import preview_action
-
-    feature = repo.feature_of(path)
-    if feature is None or not path.endswith(".md"):
-        return []
-    out: list[LensInfo] = []
-    env = options.environment
-    for block in gemstack_blocks(text):
-        if block.kind != "gemstack-billable-actions":
-            continue
-        root = block.result.value
-        ids: list[str] = []
-        if isinstance(root, JsonArray):
-            for item in root.items:
-                ident = item_id(block.kind, item)
-                if ident is not None and ident.value and ident.value not in ids:
-                    ids.append(ident.value)
-        if not block.result.ok:
-            out.append(LensInfo(block.fence.open_span, "Gate preview unavailable: the block is not valid JSON"))
-            continue
-        denied: list[str] = []
-        for action_id in ids:
-            decisions = preview_action(repo, action_id, env, feature_name=feature.name, options=options)
-            refusal = next((d for d in decisions.values() if not d.authorized), None)
-            if refusal is not None:
-                denied.append(f"{action_id}: {refusal.reason_code}")
-        total = len(ids)
-        if total == 0:
-            title = f"{env}: no actions declared"
-        elif not denied:
-            title = f"{env}: all {total} action{'s' if total != 1 else ''} allowed"
-        else:
-            title = f"{env}: {len(denied)} of {total} action{'s' if total != 1 else ''} denied ({_names(denied)})"
-        out.append(LensInfo(block.fence.open_span, title))
-    return out
-
-
-def _to_code_lens(info: LensInfo, source: Any, encoding: Any) -> lsp.CodeLens:
-    command = lsp.Command(
-        title=info.title,
-        command=info.command or "",
-        arguments=list(info.arguments) if info.arguments else None,
-    )
-    return lsp.CodeLens(range=convert.to_range(source, info.span, encoding), command=command)
-
-
-def _refresh_support(server: Any) -> bool:
-    try:
-        ws = server.client_capabilities.workspace
-        return bool(ws and ws.code_lens and ws.code_lens.refresh_support)
-    except Exception:
-        return False
-
-
-def _watch_analyses(server: Any) -> None:
+def _watch_analyses(server: GemstackServer) -> None:
     """Ask the client to refresh its lenses when an analysis changes a repository's findings.
 
     A lens on spec.md depends on other files (tasks.md, the capsule, the ledger): the client
     re-asks for the lenses of a document it edits, not for those of the others.
     """
-    engine = getattr(server, "diagnostics", None)
-    listeners = getattr(engine, "listeners", None)
-    if not isinstance(listeners, list):
-        return
     seen: set[str] = set()
 
     def on_analysis(root: str, changed: frozenset[str]) -> None:
         first = root not in seen
         seen.add(root)
-        if first or not changed or not _refresh_support(server):
+        if first or not changed or not server.session.client.code_lens_refresh:
             return
-        session = session_of(server)
-        if session is not None and not session.settings_for_root(root).code_lens:
+        if not server.session.settings_for_root(root).code_lens:
             return
         future = server.workspace_code_lens_refresh(None)
         future.add_done_callback(lambda f: f.cancelled() or f.exception())
 
-    listeners.append(on_analysis)
+    server.diagnostics.listeners.append(on_analysis)
 
 
-def register(server: LanguageServer) -> None:
-    """Install ``textDocument/codeLens`` and refresh lenses when findings change."""
+def register(server: GemstackServer) -> None:
     _watch_analyses(server)
-
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))
-    def _code_lens(ls: Any, params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
-        uri = params.text_document.uri
-        if not feature_enabled(ls, uri, "code_lens"):
-            return None
-        view = document_view(ls, uri)
-        if view is None or view.root is None or view.rel is None:
-            return None
-        session = session_of(ls)
-        settings: Settings = session.settings_for(uri)
-        repo = session.snapshot(view.root)
-        rel = view.rel
-        options = analysis_options(settings)
-        infos: list[LensInfo] = []
-        computations: list[Callable[[], list[LensInfo]]] = [
-            lambda: capsule_lenses(repo, rel, view.text),
-            lambda: billable_lenses(repo, rel, view.text, options),
-        ]
-        for compute in computations:
-            try:
-                infos += compute()
-            except Exception:  # one failing lens must not take the others (or the request) down
-                log.exception("code lens failed for %s", uri)
-        return [_to_code_lens(i, view.source, view.encoding) for i in infos]
+    request(server, lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))(code_lens)

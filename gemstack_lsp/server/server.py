@@ -1,8 +1,10 @@
-"""The Gemstack language server: a pygls ``LanguageServer`` with its capabilities and lifecycle.
+"""The Gemstack language server: a pygls ``LanguageServer``, its protocol and its transports.
 
-``create_server()`` builds the server and wires every feature module onto it; each module
-registers its own handlers (``register(server)``), one file per LSP area. The server adds no
-analysis of its own: diagnostics, hovers and actions all come from ``gemstack_lsp.core``.
+``GemstackServer`` holds the session, the diagnostics engine and the request executor;
+``lifecycle`` installs the document, workspace and diagnostic handlers, and the composition
+root (``gemstack_lsp.server.app.create_server``) wires every feature module onto a server.
+The server adds no analysis of its own: diagnostics come from ``gemstack_lsp.core`` through
+the analysis host, hovers, completions and the like from ``gemstack_lsp.ide``.
 """
 
 from __future__ import annotations
@@ -31,13 +33,9 @@ from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.diagnostics import Diagnostics
 from gemstack_lsp.server.requests import RequestFailed
-from gemstack_lsp.server.session import WATCHED_GLOBS, Session
-from gemstack_lsp.server.settings import parse_settings
+from gemstack_lsp.server.session import Session
 
 log = logging.getLogger(__name__)
-
-#: Custom request answering analysis counters (tests and benchmarks).
-STATUS_REQUEST = "gemstack/status"
 
 
 class Unstructured:
@@ -217,7 +215,6 @@ class GemstackServer(LanguageServer):
         #: Plan URI -> the read-plan receipt taken when it was opened (or why there is none).
         self.plan_receipts: dict[str, dict[str, Any] | str] = {}
         self.plan_receipt_tasks: dict[str, asyncio.Task[None]] = {}
-        self.session.on_settings_changed = self._settings_changed
         #: Where request handlers run (``server/requests.py``): never on the event loop.
         self.request_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-request")
 
@@ -233,7 +230,7 @@ class GemstackServer(LanguageServer):
             return None
         return self.session.snapshot_of(root), rel
 
-    def _settings_changed(self, folder_uri: str | None) -> None:
+    def settings_changed(self, folder_uri: str | None) -> None:
         """New settings for a folder (``None``: the defaults): analyse what they cover again."""
         try:
             asyncio.get_running_loop()
@@ -274,168 +271,6 @@ class GemstackServer(LanguageServer):
         super().shutdown()  # type: ignore[no-untyped-call]
 
 
-def _register_lifecycle(server: GemstackServer) -> None:
-    session = server.session
-    engine = server.diagnostics
-
-    @server.feature(lsp.INITIALIZE)
-    def initialize(params: lsp.InitializeParams) -> None:
-        # Load the analysis modules while the client digests our capabilities: the first
-        # diagnostics need them a round trip from now.
-        engine.executor.submit(_preload_analysis)
-        settings, errors = parse_settings(_gemstack_section(params.initialization_options))
-        session.set_default_settings(settings)
-        for message in errors:
-            log.warning("%s", message)
-        config = _configuration()
-        if config is not None:
-            config.initialize(server, params)
-
-    @server.feature(lsp.INITIALIZED)
-    async def initialized(params: lsp.InitializedParams) -> None:
-        # Workspace-wide diagnostics first: files that are not open get theirs too.
-        engine.schedule_all()
-        if not session.client.dynamic_watchers:
-            engine.start_disk_sweeps()
-        if session.client.dynamic_watchers:
-            try:
-                await server.client_register_capability_async(
-                    lsp.RegistrationParams(
-                        registrations=[
-                            lsp.Registration(
-                                id="gemstack-watched-files",
-                                method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                                register_options=lsp.DidChangeWatchedFilesRegistrationOptions(
-                                    watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in WATCHED_GLOBS]
-                                ),
-                            )
-                        ]
-                    )
-                )
-            except Exception as exc:  # a client that offers and then refuses
-                log.info("registering file watchers failed: %s", exc)
-        config = _configuration()
-        if config is not None:
-            await config.initialized(server)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
-        engine.did_open(params)
-        if "gitnexus-plan" in params.text_document.uri:
-            from gemstack_lsp.server.commands import take_plan_receipt
-
-            take_plan_receipt(server, params.text_document.uri)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
-        engine.did_change(params)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
-        engine.did_close(params)
-        server.plan_receipts.pop(params.text_document.uri, None)
-        server.plan_receipt_tasks.pop(params.text_document.uri, None)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
-    def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
-        engine.did_save(params)
-
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    async def did_change_watched_files(params: lsp.DidChangeWatchedFilesParams) -> None:
-        engine.did_change_watched_files(params)
-        config = _configuration()
-        if config is not None:
-            for change in params.changes:
-                await config.project_file_changed(server, change.uri)
-
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    async def did_change_workspace_folders(params: lsp.DidChangeWorkspaceFoldersParams) -> None:
-        before = set(session.roots())
-        for removed in params.event.removed:
-            session.remove_folder(removed.uri)
-        for added in params.event.added:
-            session.add_folder(added.uri)
-        after = set(session.roots())
-        for root in sorted(before - after):
-            engine.clear_root(root)
-        for root in sorted(after - before):
-            engine.schedule(root)
-        config = _configuration()
-        if config is not None:
-            await config.folders_changed(
-                server, [f.uri for f in params.event.added], [f.uri for f in params.event.removed]
-            )
-
-    @server.feature(
-        lsp.TEXT_DOCUMENT_DIAGNOSTIC,
-        lsp.DiagnosticOptions(identifier="gemstack", inter_file_dependencies=True, workspace_diagnostics=True),
-    )
-    async def document_diagnostic(
-        params: lsp.DocumentDiagnosticParams,
-    ) -> lsp.RelatedFullDocumentDiagnosticReport | lsp.RelatedUnchangedDocumentDiagnosticReport:
-        return await engine.document_report(params)
-
-    @server.feature(lsp.WORKSPACE_DIAGNOSTIC)
-    async def workspace_diagnostic(params: lsp.WorkspaceDiagnosticParams) -> lsp.WorkspaceDiagnosticReport:
-        return await engine.workspace_report(params)
-
-    @server.feature(STATUS_REQUEST)
-    async def status(params: Any) -> dict[str, Any]:
-        # Wait for pending analyses so the counters describe a settled server.
-        for root in session.roots():
-            if engine.state(root).requested:
-                await engine.current(root, engine.state(root).requested)
-        out = engine.status()
-        out["stats"] = dict(server.stats)
-        out["threads"] = threading.active_count()
-        return out
-
-
-def _preload_analysis() -> None:
-    from gemstack_lsp.core import rules
-
-    rules.feature_checks()
-
-
-def _gemstack_section(raw: Any) -> Any:
-    """Initialization options may hold the settings directly or under a ``gemstack`` key."""
-    if isinstance(raw, dict) and isinstance(raw.get("gemstack"), dict):
-        return raw["gemstack"]
-    return raw
-
-
-def create_server() -> GemstackServer:
-    """A fully wired server, not yet started."""
-    from gemstack_lsp.server import actions, commands, completion, hover, lens, navigation, symbols
-
-    server = GemstackServer()
-    _register_lifecycle(server)
-    hover.register(server)
-    actions.register(server)
-    commands.register(server)
-    # Language server part 2: each module wires its own handlers.
-    for module in (lens, navigation, completion, symbols):
-        module.register(server)
-    _register_settings(server)
-    return server
-
-
-def _configuration() -> Any:
-    """Part 2's settings module (workspace/configuration), when it is present."""
-    try:
-        from gemstack_lsp.server import configuration
-    except ImportError:
-        return None
-    return configuration
-
-
-def _register_settings(server: GemstackServer) -> None:
-    config = _configuration()
-    register = getattr(config, "register", None)
-    if callable(register):
-        register(server)
-
-
 async def _serve_stdio(server: GemstackServer) -> None:
     """Read stdin through an asyncio pipe (no reader thread): messages already received are
     handled back to back, so a ``$/cancelRequest`` right behind its request cancels it
@@ -458,9 +293,8 @@ async def _serve_stdio(server: GemstackServer) -> None:
     )
 
 
-def serve_stdio(server: GemstackServer | None = None) -> None:
+def serve_stdio(server: GemstackServer) -> None:
     """Serve one client on stdin/stdout until it sends ``exit`` or closes the pipe."""
-    server = server or create_server()
     mode = os.fstat(sys.stdin.fileno()).st_mode
     if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
         # stdin is a file or a terminal: asyncio cannot watch it, pygls's threaded reader can.
@@ -472,7 +306,3 @@ def serve_stdio(server: GemstackServer | None = None) -> None:
         pass
     finally:
         server.shutdown()
-
-
-def serve_tcp(host: str, port: int) -> None:
-    create_server().start_tcp(host, port)

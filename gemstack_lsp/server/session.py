@@ -8,7 +8,7 @@ second, so unsaved edits count and nothing is ever written.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -22,6 +22,7 @@ from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.host import AnalysisHost, Snapshot
 from gemstack_lsp.server import convert
+from gemstack_lsp.server.configuration import Configuration
 from gemstack_lsp.server.settings import Settings
 
 #: Files outside specs/ and .gemstack/ that analysis reads (by base name).
@@ -100,6 +101,16 @@ class ClientFeatures:
     code_action_literals: bool = False
     markdown_hover: bool = True
     configuration: bool = False
+    #: ``workspace/didChangeConfiguration`` may be registered dynamically.
+    dynamic_configuration: bool = False
+    #: Document symbols may be nested (``DocumentSymbol``), not flat ``SymbolInformation``.
+    hierarchical_symbols: bool = False
+    #: Completion items may use snippet syntax (placeholders).
+    snippets: bool = False
+    #: Document links may carry a tooltip.
+    link_tooltips: bool = False
+    #: The client honours ``workspace/codeLens/refresh``.
+    code_lens_refresh: bool = False
 
     @classmethod
     def from_capabilities(cls, caps: lsp.ClientCapabilities) -> ClientFeatures:
@@ -126,12 +137,18 @@ class ClientFeatures:
             code_action_literals=bool(td and td.code_action and td.code_action.code_action_literal_support),
             markdown_hover=hover_formats is None or lsp.MarkupKind.Markdown in hover_formats,
             configuration=bool(ws and ws.configuration),
+            dynamic_configuration=bool(
+                ws and ws.did_change_configuration and ws.did_change_configuration.dynamic_registration
+            ),
+            hierarchical_symbols=bool(
+                td and td.document_symbol and td.document_symbol.hierarchical_document_symbol_support
+            ),
+            snippets=bool(
+                td and td.completion and td.completion.completion_item and td.completion.completion_item.snippet_support
+            ),
+            link_tooltips=bool(td and td.document_link and td.document_link.tooltip_support),
+            code_lens_refresh=bool(ws and ws.code_lens and ws.code_lens.refresh_support),
         )
-
-
-def _analysis_key(settings: Settings) -> tuple[object, ...]:
-    """The settings that change what analysis reports (the others need no new analysis)."""
-    return (settings.diagnostics, settings.environment, settings.max_ledger_age_days)
 
 
 def _real(path: str) -> str:
@@ -147,15 +164,13 @@ class Session:
         self.documents: dict[str, OpenDocument] = {}
         #: Workspace folder URI -> absolute (resolved) path.
         self.folders: dict[str, str] = {}
-        self.default_settings = Settings()
-        self._folder_settings: dict[str, Settings] = {}
+        #: The settings in force, per workspace folder, and their layers (their one owner).
+        self.configuration = Configuration()
         self._root_cache: dict[str, containment.Root | None] = {}
         #: One analysis host per repository root: the inputs (buffers over the disk) and
         #: everything derived from them.
         self._hosts: dict[str, AnalysisHost] = {}
         self.initialization_options: Any = None
-        #: Called with a folder URI (``None`` for the defaults) when its settings change.
-        self.on_settings_changed: Callable[[str | None], None] | None = None
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -180,7 +195,6 @@ class Session:
 
     def remove_folder(self, uri: str) -> None:
         self.folders.pop(uri, None)
-        self._folder_settings.pop(uri, None)
         self._root_cache.clear()
 
     def forget_roots(self) -> None:
@@ -195,25 +209,10 @@ class Session:
 
     # --- settings ----------------------------------------------------------------------
 
-    def set_default_settings(self, settings: Settings) -> None:
-        changed = _analysis_key(settings) != _analysis_key(self.default_settings)
-        self.default_settings = settings
-        if changed and self.on_settings_changed is not None:
-            self.on_settings_changed(None)
-
-    def set_folder_settings(self, folder_uri: str, settings: Settings) -> None:
-        """Settings for one workspace folder (from ``workspace/configuration``); the folder's
-        repositories are analysed again when a setting that analysis uses changed."""
-        previous = self._folder_settings.get(folder_uri, self.default_settings)
-        changed = _analysis_key(previous) != _analysis_key(settings)
-        self._folder_settings[folder_uri] = settings
-        if changed and self.on_settings_changed is not None:
-            self.on_settings_changed(folder_uri)
-
     def folder_of(self, path: str) -> str | None:
         """The URI of the innermost workspace folder holding an absolute path."""
         best: tuple[int, str] | None = None
-        for uri, folder in self.folders.items():
+        for uri, folder in list(self.folders.items()):
             inside = path == folder or path.startswith(folder.rstrip("/") + "/")
             if inside and (best is None or len(folder) > best[0]):
                 best = (len(folder), uri)
@@ -223,11 +222,8 @@ class Session:
         """The settings that apply to a document, folder or repository root URI."""
         path = convert.uri_to_path(uri)
         if path is None:
-            return self.default_settings
-        folder = self.folder_of(_real(path))
-        if folder is not None and folder in self._folder_settings:
-            return self._folder_settings[folder]
-        return self.default_settings
+            return self.configuration.defaults
+        return self.configuration.settings_of_folder(self.folder_of(_real(path)))
 
     def settings_for_root(self, root: str) -> Settings:
         return self.settings_for(convert.path_to_uri(root))

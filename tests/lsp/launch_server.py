@@ -100,7 +100,8 @@ def main() -> None:
             return [*original(), ("fake", _fake_check)]
 
         rules.feature_checks = patched
-    from gemstack_lsp.server.server import create_server, serve_stdio
+    from gemstack_lsp.server.app import create_server
+    from gemstack_lsp.server.server import serve_stdio
 
     server = create_server()
 

@@ -12,7 +12,8 @@ import pytest
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.jsonspan import parse_json
-from gemstack_lsp.server.completion import RepoFacts, complete
+from gemstack_lsp.ide.completion import RepoFacts
+from gemstack_lsp.ide.completion import completions as complete
 
 F8 = "specs/008-cost-provider-safety-gates"
 SPEC8, TASKS8 = f"{F8}/spec.md", f"{F8}/tasks.md"
@@ -297,8 +298,8 @@ def test_required_keys_follow_the_contract_type() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from gemstack_lsp.server.navigation import occurrence_at  # noqa: E402
-from gemstack_lsp.server.symbols import outline  # noqa: E402
+from gemstack_lsp.ide.navigation import occurrence_at  # noqa: E402
+from gemstack_lsp.ide.outline import outline  # noqa: E402
 
 _REPO = Path(__file__).parent.parent / "fixtures" / "gemstack-reference" / "repo"
 _DOCS = sorted(

@@ -12,7 +12,8 @@ from lsprotocol import types as lsp
 from gemstack_lsp.core.reader import MemoryReader
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.fs import DiskReader
-from gemstack_lsp.server.hover import HoverContext, hover_markdown, word_at
+from gemstack_lsp.host import AnalysisHost
+from gemstack_lsp.ide.hover import HoverContext, hover_markdown, word_at
 from tests.conftest import REFERENCE_REPO
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def _ctx(repo: GemstackRepo, rel: str, needle: str, delta: int = 1, environment:
     assert found is not None
     parts = rel.split("/")
     return HoverContext(
-        repo=repo,
+        snapshot=AnalysisHost(repo.root, repo.reader).snapshot(),
         rel=rel,
         text=text,
         offset=offset,

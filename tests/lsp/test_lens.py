@@ -14,7 +14,7 @@ from test_multiroot import start_workspace
 from test_settings import SPEC, SPEC_TEXT, demo_repo
 
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.server.lens import capsule_state_title
+from gemstack_lsp.ide.lens import capsule_state_title
 
 F9 = "specs/009-context-capsule"
 SPEC9 = f"{F9}/spec.md"

@@ -10,11 +10,11 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.text import Position, SourceText
 from gemstack_lsp.fs import DiskReader
+from gemstack_lsp.host import AnalysisHost
+from gemstack_lsp.ide.navigation import definitions, occurrence_at, references
 from gemstack_lsp.server.convert import path_to_uri
-from gemstack_lsp.server.navigation import definitions, occurrence_at, references
 
 F8 = "specs/008-cost-provider-safety-gates"
 F9 = "specs/009-context-capsule"
@@ -214,7 +214,7 @@ async def test_workspace_symbols(make_client: MakeClient, client_kind: str, gem_
 
 
 def test_navigation_without_a_server(gem_repo: Path) -> None:
-    repo = GemstackRepo(str(gem_repo), DiskReader(gem_repo))
+    repo = AnalysisHost(str(gem_repo), DiskReader(gem_repo)).snapshot()
     text = (gem_repo / TASKS8).read_text("utf-8")
     occ = occurrence_at(TASKS8, text, text.index("TEST-COST-B04"))
     assert occ is not None and (occ.kind, occ.value, occ.declaration) == ("test", "TEST-COST-B04", False)
@@ -247,3 +247,23 @@ async def test_references_of_a_provider_and_an_action(
     found = await _references(h, TASKS8, "actions=summarise", delta=9)
     assert found == [(SPEC8, '"summarise"'), (TASKS8, "summarise")]
     assert await _definition(h, TASKS8, "actions=summarise", 9) == [(SPEC8, '"summarise"')]
+
+
+async def test_definition_of_an_id_mentioned_in_prose(
+    make_client: MakeClient, client_kind: str, gem_repo: Path
+) -> None:
+    h = await make_client(client_kind, gem_repo, fake=False)
+    plan9 = f"{F9}/plan.md"
+    # A contract id in backticks in plan.md's table goes to its declarations (the spec's and
+    # the copies plan.md and tasks.md inherit), as from the block itself.
+    found = await _definition(h, plan9, "| `zero-dependency-core` |", 5)
+    assert found == [
+        (SPEC9, '"zero-dependency-core"'),
+        (plan9, '"zero-dependency-core"'),
+        (TASKS9, '"zero-dependency-core"'),
+    ]
+    # References from the same place find the same declarations.
+    refs = await _references(h, plan9, "| `zero-dependency-core` |", delta=5)
+    assert (SPEC9, '"zero-dependency-core"') in refs
+    # A test id in the spec's prose goes to the test matrix.
+    assert await _definition(h, SPEC8, "(`TEST-COST-B01`", 4) == [(SPEC8, '"TEST-COST-B01"')]

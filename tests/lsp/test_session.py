@@ -15,13 +15,12 @@ def test_settings_per_folder_and_roots(tmp_path: Path) -> None:
     (a / "specs" / "f").mkdir(parents=True)
     (b / ".gemstack").mkdir(parents=True)
     s = Session()
-    changed: list[str | None] = []
-    s.on_settings_changed = changed.append
     s.add_folder(path_to_uri(a))
     s.add_folder(path_to_uri(b))
     assert s.folder_roots() == sorted([str(a.resolve()), str(b.resolve())])
-    s.set_folder_settings(path_to_uri(a), Settings(environment="ci"))
-    assert changed == [path_to_uri(a)]
+    # A new environment calls for a new analysis; the same settings again do not.
+    assert s.configuration.set_effective(path_to_uri(a), Settings(environment="ci")) is True
+    assert s.configuration.set_effective(path_to_uri(a), Settings(environment="ci")) is False
     assert s.settings_for(path_to_uri(a / "specs" / "f" / "spec.md")).environment == "ci"
     assert s.settings_for(path_to_uri(b / "x.md")).environment == "development"
     _path, root, rel = s.locate(path_to_uri(a / "specs" / "f" / "spec.md"))

@@ -8,7 +8,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.server.symbols import outline
+from gemstack_lsp.ide.outline import outline
 
 PLAN = "specs/008-cost-provider-safety-gates/plan.md"
 TASKS = "specs/008-cost-provider-safety-gates/tasks.md"

@@ -1,0 +1,639 @@
+"""Completion inside Gemstack documents, driven by the JSON Schemas (as yaml-language-server does).
+
+What is offered, by where the cursor is:
+
+- after a fence (```` ```gem ````): the Gemstack block names;
+- inside a Gemstack block or a JSON artifact (ledger, providers.json, capsule): the keys the
+  schema allows at that object (with their descriptions), the enum values of the property
+  (contract types, cost states, layers, gates, billing categories...), and identifiers the
+  repository declares: provider and capability ids from the registries, test ids from the test
+  matrix, categories already used in the matrix, environment tiers for any ``environment``
+  value;
+- in an empty slot of a block's top-level array: a snippet for a new contract, test-matrix
+  entry, test binding, closure gate, billable action or provider;
+- in tasks.md: the comment kinds after ``<!-- gemstack:``, test ids in ``tests=``, task ids in
+  ``depends=``, billable actions in ``actions=``.
+
+The JSON is usually incomplete while one types, so the text is parsed only up to the token
+under the cursor: the partial tree ``jsonspan`` keeps from that prefix says where we are.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
+from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
+from gemstack_lsp.core.options import ENVIRONMENTS
+from gemstack_lsp.core.repo import CAPSULE_NAME, LEDGER_NAME
+from gemstack_lsp.core.schemas import load_schema
+from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
+from gemstack_lsp.core.text import SourceText, Span
+from gemstack_lsp.host import Snapshot
+from gemstack_lsp.ide.navigation import REGISTRY_FILES, occurrence_index
+from gemstack_lsp.ide.outline import gemstack_blocks
+
+__all__ = [
+    "BLOCK_DESCRIPTIONS",
+    "Candidate",
+    "RepoFacts",
+    "complete",
+    "completions",
+    "repo_facts",
+    "schema_for_block",
+    "schema_for_file",
+]
+
+#: One line per block kind, shown beside the fence-name completions.
+BLOCK_DESCRIPTIONS = {
+    "gemstack-contracts": "Frozen architecture contracts (spec.md, plan.md, tasks.md).",
+    "gemstack-test-matrix": "The canonical acceptance test matrix (spec.md).",
+    "gemstack-test-bindings": "Test ids bound to runnable test files (plan.md).",
+    "gemstack-closure-gates": "Project closure gates, package scripts (plan.md).",
+    "gemstack-billable-actions": "Billable provider actions (declared in spec.md, bound in plan.md).",
+    "gemstack-capabilities": "A provider registry: providers and the capabilities they declare.",
+    "gemstack-inherited-contracts": "The spec's frozen contracts restated by the plan (Gemstack 2.0, plan.md).",
+}
+
+_CONTRACT_TYPES = ["ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE", "BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"]
+
+_FILE_SCHEMAS = {
+    LEDGER_NAME: "cost-ledger-v1.schema.json",
+    "providers.json": "providers.schema.json",
+    CAPSULE_NAME: "context-capsule-v1.schema.json",
+}
+
+#: Snippets for a new item of each block (VS Code snippet syntax).
+SNIPPETS: dict[str, tuple[str, str]] = {
+    "gemstack-contracts": (
+        "New contract",
+        '{\n  "id": "${1:contract-id}",\n  "type": "${2|' + ",".join(_CONTRACT_TYPES) + '|}",\n'
+        '  "value": ${3:true},\n  "description": "${4:What the contract protects}"\n}',
+    ),
+    "gemstack-test-matrix": (
+        "New test-matrix entry",
+        '{\n  "id": "TEST-${1:AREA}-${2:A01}",\n  "category": "${3:CATEGORY}",\n'
+        '  "layer": "${4|UNIT,INTEGRATION,E2E,CLI|}",\n  "description": "${5:What the test exercises}",\n'
+        '  "pass_criteria": "${6:What must hold}",\n  "gate": "${7|REQUIRED,SUPPLEMENTAL|}"\n}',
+    ),
+    "gemstack-test-bindings": (
+        "New test binding",
+        '{\n  "test_id": "${1:TEST-AREA-A01}",\n  "runner": "${2:node:test}",\n  "file": "${3:tests/x.test.js}"\n}',
+    ),
+    "gemstack-closure-gates": (
+        "New closure gate",
+        '{\n  "id": "${1:project-tests}",\n  "type": "PACKAGE_SCRIPT",\n  "script": "${2:test}",\n'
+        '  "requirement": "${3|REQUIRED,SUPPLEMENTAL|}",\n  "waivable": ${4:false}\n}',
+    ),
+    "gemstack-billable-actions": (
+        "New billable action",
+        '{\n  "id": "${1:action-id}",\n  "description": "${2:What the action does}",\n'
+        '  "category": "${3|DEFINITELY_BILLABLE,POTENTIALLY_BILLABLE,NON_BILLABLE_LOCAL,EXTERNALLY_MUTATING,'
+        'METERED_READ|}",\n  "capability_id": "${4:inference.generate_text}",\n  "providers": ["${5:provider-id}"]\n}',
+    ),
+    "gemstack-capabilities": (
+        "New provider",
+        '{\n  "provider_id": "${1:provider-id}",\n  "type": "${2|COMMERCIAL,LOCAL,MOCK|}",\n'
+        '  "capabilities": ["${3:inference.generate_text}"]\n}',
+    ),
+}
+#: An inherited contract restates a spec contract in the same shape.
+SNIPPETS["gemstack-inherited-contracts"] = ("Inherited contract", SNIPPETS["gemstack-contracts"][1])
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One completion, as plain data: what to show and what replaces ``span`` when chosen.
+
+    ``kind`` is block, key, value, id, snippet or comment. ``snippet`` is True when
+    ``insert`` uses snippet syntax (placeholders); ``plain`` is then its text without them.
+    """
+
+    label: str
+    kind: str
+    span: Span
+    insert: str
+    detail: str | None = None
+    documentation: str | None = None
+    snippet: bool = False
+    plain: str | None = None
+    filter: str | None = None
+
+
+@dataclass(frozen=True)
+class RepoFacts:
+    """The identifiers of a repository completion may offer."""
+
+    providers: tuple[str, ...] = ()
+    capabilities: tuple[str, ...] = ()
+    #: Per feature name: test ids of its matrix, actions declared in its spec.md.
+    tests: Mapping[str, tuple[str, ...]] | None = None
+    actions: Mapping[str, tuple[str, ...]] | None = None
+
+
+def _collect_facts(snapshot: Snapshot) -> RepoFacts:
+    repo = snapshot.repo
+    index = occurrence_index(snapshot)
+    providers: dict[str, None] = {}
+    capabilities: dict[str, None] = {}
+    tests: dict[str, tuple[str, ...]] = {}
+    actions: dict[str, tuple[str, ...]] = {}
+    paths = list(REGISTRY_FILES)
+    for feature in repo.features():
+        paths.extend([feature.spec, feature.plan, feature.ledger])
+    for path in paths:
+        feature_tests: list[str] = []
+        feature_actions: list[str] = []
+        for occ in index.by_file.get(path, ()):
+            if occ.kind == "provider":
+                providers.setdefault(occ.value)
+            elif occ.kind == "capability":
+                capabilities.setdefault(occ.value)
+            elif occ.kind == "test" and occ.declaration:
+                feature_tests.append(occ.value)
+            elif occ.kind == "action" and occ.declaration:
+                feature_actions.append(occ.value)
+        owner = repo.feature_of(path)
+        if owner is not None and path == owner.spec and repo.document(path).text is not None:
+            tests[owner.name] = tuple(feature_tests)
+            actions[owner.name] = tuple(feature_actions)
+    return RepoFacts(tuple(providers), tuple(capabilities), tests, actions)
+
+
+def repo_facts(snapshot: Snapshot) -> RepoFacts:
+    """The provider, capability, test and action ids of a snapshot (collected once per revision)."""
+    return snapshot.derived(("ide.repo-facts",), _collect_facts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Schemas
+
+
+def _schema(name: str) -> dict[str, Any] | None:
+    try:
+        return load_schema(name)
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+
+
+def schema_for_block(kind: str) -> dict[str, Any] | None:
+    """The JSON Schema of a block kind (``gemstack_lsp/schemas/<kind>.schema.json``)."""
+    return _schema(f"{kind}.schema.json")
+
+
+def schema_for_file(path: str) -> dict[str, Any] | None:
+    """The JSON Schema of a JSON artifact, by its base name."""
+    name = _FILE_SCHEMAS.get(path.rsplit("/", 1)[-1])
+    return _schema(name) if name else None
+
+
+#: An instance the completion cannot see (``if`` conditions are then left undecided).
+_UNKNOWN: Any = object()
+
+
+def _matches(condition: Mapping[str, Any], instance: Any, root: Mapping[str, Any]) -> bool:
+    """Whether ``instance`` (what is typed so far) satisfies an ``if`` subschema."""
+    try:
+        schema = dict(condition)
+        if "$defs" in root and "$defs" not in schema:
+            schema["$defs"] = root["$defs"]
+        return bool(jsonschema.Draft202012Validator(schema).is_valid(instance))
+    except Exception:
+        return False
+
+
+def _resolve(schema: Any, root: Mapping[str, Any], instance: Any = _UNKNOWN) -> list[Mapping[str, Any]]:
+    """A schema with its local ``$ref`` followed, its ``allOf``/``anyOf``/``oneOf`` branches spread,
+    and the ``then`` or ``else`` of an ``if`` that the instance typed so far decides."""
+    out: list[Mapping[str, Any]] = []
+    todo = [schema]
+    seen = 0
+    while todo and seen < 64:
+        seen += 1
+        s = todo.pop()
+        if not isinstance(s, Mapping):
+            continue
+        ref = s.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target: Any = root
+            for part in ref[2:].split("/"):
+                target = target.get(part) if isinstance(target, Mapping) else None
+            todo.append(target)
+        out.append(s)
+        for key in ("allOf", "anyOf", "oneOf"):
+            branches = s.get(key)
+            if isinstance(branches, list):
+                todo.extend(branches)
+        condition = s.get("if")
+        if isinstance(condition, Mapping) and instance is not _UNKNOWN:
+            branch = s.get("then") if _matches(condition, instance, root) else s.get("else")
+            if isinstance(branch, Mapping):
+                todo.append(branch)
+    return out
+
+
+def _child(
+    schemas: list[Mapping[str, Any]], step: str | int, root: Mapping[str, Any], instance: Any = _UNKNOWN
+) -> list[Mapping[str, Any]]:
+    out: list[Mapping[str, Any]] = []
+    for s in schemas:
+        if isinstance(step, int):
+            prefix = s.get("prefixItems")
+            if isinstance(prefix, list) and step < len(prefix):
+                out.extend(_resolve(prefix[step], root, instance))
+            elif isinstance(s.get("items"), Mapping):
+                out.extend(_resolve(s["items"], root, instance))
+            continue
+        props = s.get("properties")
+        if isinstance(props, Mapping) and step in props:
+            out.extend(_resolve(props[step], root, instance))
+            continue
+        patterns = s.get("patternProperties")
+        matched = False
+        if isinstance(patterns, Mapping):
+            for pattern, sub in patterns.items():
+                if re.search(pattern, step):
+                    out.extend(_resolve(sub, root, instance))
+                    matched = True
+        if not matched and isinstance(s.get("additionalProperties"), Mapping):
+            out.extend(_resolve(s["additionalProperties"], root, instance))
+    return out
+
+
+def _node_step(node: JsonNode | None, step: str | int) -> JsonNode | None:
+    if isinstance(node, JsonObject) and isinstance(step, str):
+        return node.get(step)
+    if isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
+        return node.items[step]
+    return None
+
+
+def _value(node: JsonNode | None) -> Any:
+    return node.to_python() if node is not None else _UNKNOWN
+
+
+def _schemas_at(
+    schema: Mapping[str, Any], path: Iterable[str | int], tree: JsonNode | None = None
+) -> list[Mapping[str, Any]]:
+    """The subschemas that apply at ``path``, ``if`` conditions decided by the partial ``tree``."""
+    node = tree
+    current = _resolve(schema, schema, _value(node))
+    for step in path:
+        node = _node_step(node, step)
+        current = _child(current, step, schema, _value(node))
+        if not current:
+            break
+    return current
+
+
+def _describe(s: Mapping[str, Any]) -> str | None:
+    title = s.get("title")
+    description = s.get("description")
+    if isinstance(title, str) and isinstance(description, str):
+        return f"**{title}**\n\n{description}"
+    if isinstance(description, str):
+        return description
+    return title if isinstance(title, str) else None
+
+
+def _properties(schemas: list[Mapping[str, Any]], root: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    props: dict[str, Mapping[str, Any]] = {}
+    for s in schemas:
+        p = s.get("properties")
+        if isinstance(p, Mapping):
+            for name, sub in p.items():
+                if name not in props:
+                    resolved = _resolve(sub, root)
+                    props[name] = resolved[0] if resolved else {}
+                    merged: dict[str, Any] = {}
+                    for r in reversed(resolved):
+                        merged.update(r)
+                    props[name] = merged
+    return props
+
+
+def _enum_values(schemas: list[Mapping[str, Any]]) -> list[Any]:
+    values: list[Any] = []
+    for s in schemas:
+        for v in s.get("enum") or ():
+            if v not in values:
+                values.append(v)
+        if "const" in s and s["const"] not in values:
+            values.append(s["const"])
+        if s.get("type") == "boolean":
+            for v in (True, False):
+                if v not in values:
+                    values.append(v)
+    return values
+
+
+def _required(schemas: list[Mapping[str, Any]]) -> set[str]:
+    req: set[str] = set()
+    for s in schemas:
+        r = s.get("required")
+        if isinstance(r, list):
+            req.update(x for x in r if isinstance(x, str))
+    return req
+
+
+# ---------------------------------------------------------------------------------------------
+# Where is the cursor?
+
+_WORD = re.compile(r'"?[A-Za-z0-9_.:\-/]*$')
+_WORD_AFTER = re.compile(r'[A-Za-z0-9_.:\-/]*"?')
+_FENCE_PREFIX = re.compile(r"^( {0,3})(`{3,}|~{3,})([A-Za-z0-9-]*)$")
+_COMMENT_KIND_PREFIX = re.compile(r"<!--\s*gemstack:([a-z_]*)$")
+_COMMENT_LIST_PREFIX = re.compile(r"<!--\s*gemstack:(tests|depends|actions)=([^>]*)$")
+
+
+def _token(text: str, offset: int, start_limit: int, end_limit: int) -> Span:
+    """The JSON token being typed at ``offset``: a (partial) string or bare word around the cursor."""
+    m = _WORD.search(text, start_limit, offset)
+    start = m.start() if m else offset
+    if start < offset and text[start] != '"' and start > start_limit and text[start - 1] == '"':
+        start -= 1
+    end = offset
+    if start < offset and text[start] == '"':
+        m2 = _WORD_AFTER.match(text, offset, end_limit)
+        if m2:
+            end = m2.end()
+    return Span(start, end)
+
+
+def _json_candidates(
+    text: str,
+    offset: int,
+    region: Span,
+    schema: Mapping[str, Any] | None,
+    block_kind: str | None,
+    facts: RepoFacts,
+    feature: str | None,
+    indent: str,
+    binding: bool = False,
+) -> list[Candidate]:
+    token = _token(text, offset, region.start, region.end)
+    # Clients filter by the text the edit replaces: a typed quote belongs to it.
+    quoted = token.start < token.end and text[token.start] == '"'
+    prefix_result = parse_json(text[region.start : token.start], region.start)
+    loc = locate(prefix_result.value, token.start)
+    if prefix_result.value is None:
+        # Nothing typed yet in the block: offer the item snippet inside a fresh array.
+        if block_kind in SNIPPETS and not text[region.start : token.start].strip():
+            label, body = SNIPPETS[block_kind]
+            return [_snippet(label, "[\n" + _indent(body, "  ") + "\n]", Span(offset, offset), indent, block_kind)]
+        return []
+    out: list[Candidate] = []
+    schemas = _schemas_at(schema, loc.path, prefix_result.value) if schema else []
+    if loc.is_key and isinstance(loc.container, JsonObject):
+        # A property name: the keys this object may have and does not have yet.
+        present = set(loc.container.keys())
+        obj_path = loc.path if loc.node is None else loc.path[:-1]
+        obj_schemas = _schemas_at(schema, obj_path, prefix_result.value) if schema else []
+        required = _required(obj_schemas)
+        for name, sub in _properties(obj_schemas, schema or {}).items():
+            if name in present:
+                continue
+            insert = f'"{name}": '
+            out.append(
+                Candidate(
+                    name,
+                    "key",
+                    token,
+                    insert,
+                    detail=("required" if name in required else "optional"),
+                    documentation=_describe(sub),
+                    filter=f'"{name}"' if quoted else name,
+                )
+            )
+        return out
+    if loc.node is not None and not isinstance(loc.node, JsonString):
+        return []
+    path = loc.path
+    # An empty slot of the block's top-level array: a new item.
+    if block_kind in SNIPPETS and len(path) == 1 and isinstance(path[0], int) and token.start == token.end:
+        label, body = SNIPPETS[block_kind]
+        out.append(_snippet(label, body, token, indent, block_kind))
+        return out
+    seen: set[str] = set()
+    for value in _enum_values(schemas):
+        text_value = json.dumps(value)
+        if text_value in seen:
+            continue
+        seen.add(text_value)
+        out.append(
+            Candidate(
+                str(value) if not isinstance(value, bool) else text_value,
+                "value",
+                token,
+                text_value,
+                detail=_schema_title(schemas),
+                documentation=_describe(schemas[0]) if schemas else None,
+                filter=text_value if quoted else text_value.strip('"'),
+            )
+        )
+    for ident, detail in _dynamic_ids(block_kind, path, facts, feature, text, region, binding):
+        literal = json.dumps(ident)
+        if literal in seen:
+            continue
+        seen.add(literal)
+        out.append(Candidate(ident, "id", token, literal, detail=detail, filter=literal if quoted else ident))
+    return out
+
+
+def _schema_title(schemas: list[Mapping[str, Any]]) -> str | None:
+    for s in schemas:
+        t = s.get("title")
+        if isinstance(t, str):
+            return t
+    return None
+
+
+def _dynamic_ids(
+    block_kind: str | None,
+    path: tuple[str | int, ...],
+    facts: RepoFacts,
+    feature: str | None,
+    text: str,
+    region: Span,
+    binding: bool = False,
+) -> Iterator[tuple[str, str]]:
+    """Identifiers the repository declares that fit the value slot at ``path``."""
+    last_key = next((p for p in reversed(path) if isinstance(p, str)), None)
+    in_list = bool(path) and isinstance(path[-1], int)
+    if last_key == "environment" or (last_key == "environments" and in_list):
+        # Environment tiers, wherever a document names one (gate requests, waivers...).
+        for tier in ENVIRONMENTS:
+            yield tier, "environment tier"
+        return
+    if block_kind == "gemstack-billable-actions":
+        if last_key == "id" and len(path) == 2 and binding:
+            # plan.md binds actions the spec declares.
+            for a in (facts.actions or {}).get(feature or "", ()):
+                yield a, "billable action (spec.md)"
+        elif last_key == "providers" and in_list:
+            for p in facts.providers:
+                yield p, "provider"
+        elif last_key == "capability_id":
+            for c in facts.capabilities:
+                yield c, "capability"
+    elif block_kind == "gemstack-capabilities" and last_key == "capabilities" and in_list:
+        for c in facts.capabilities:
+            yield c, "capability"
+    elif block_kind == "gemstack-test-bindings" and last_key in ("test_id", "id"):
+        for t in (facts.tests or {}).get(feature or "", ()):
+            yield t, "test (test matrix)"
+    elif block_kind == "gemstack-test-matrix" and last_key == "category":
+        # Categories are free text: offer those the matrix already uses.
+        used: dict[str, None] = {}
+        root = parse_json(text[region.start : region.end], region.start).value
+        if isinstance(root, JsonArray):
+            for item in root.items:
+                node = item.get("category") if isinstance(item, JsonObject) else None
+                if isinstance(node, JsonString) and node.value:
+                    used.setdefault(node.value)
+        for c in used:
+            yield c, "category in use"
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line if line else line for line in text.split("\n"))
+
+
+_PLACEHOLDER = re.compile(r"\$\{\d+\|([^,|}]*)[^}]*\|\}|\$\{\d+:([^}]*)\}|\$\d+")
+
+
+def _plain(snippet: str) -> str:
+    """A snippet's text with every placeholder replaced by its default (or first choice)."""
+    return _PLACEHOLDER.sub(lambda m: m.group(1) or m.group(2) or "", snippet)
+
+
+def _snippet(label: str, body: str, span: Span, indent: str, kind: str) -> Candidate:
+    lines = body.split("\n")
+    text = "\n".join([lines[0], *(indent + line for line in lines[1:])])
+    return Candidate(
+        label,
+        "snippet",
+        span,
+        text,
+        detail=kind,
+        documentation=f"Insert a new item of a {kind} block.",
+        snippet=True,
+        plain=_plain(text),
+        filter=label,
+    )
+
+
+def _line_prefix(source: SourceText, offset: int) -> tuple[int, str]:
+    line = source.line_of(offset)
+    start = source.line_start(line)
+    return line, source.text[start:offset]
+
+
+def _fence_name_candidates(text: str, source: SourceText, offset: int) -> list[Candidate] | None:
+    line, prefix = _line_prefix(source, offset)
+    m = _FENCE_PREFIX.match(prefix)
+    if m is None:
+        return None
+    for fence in scan_fences(text):
+        if fence.close_line == line:
+            return []
+        if fence.open_line < line and (fence.close_line is None or fence.close_line > line):
+            return []  # inside another block's body
+    word = m.group(3)
+    span = Span(offset - len(word), offset)
+    return [
+        Candidate(kind, "block", span, kind, detail="Gemstack block", documentation=BLOCK_DESCRIPTIONS[kind])
+        for kind in BLOCK_KINDS
+    ]
+
+
+def _tasks_candidates(
+    path: str, text: str, source: SourceText, offset: int, facts: RepoFacts
+) -> list[Candidate] | None:
+    _line, prefix = _line_prefix(source, offset)
+    m = _COMMENT_KIND_PREFIX.search(prefix)
+    if m is not None:
+        span = Span(offset - len(m.group(1)), offset)
+        return [Candidate(kind, "comment", span, f"{kind}=", detail="gemstack task metadata") for kind in COMMENT_KINDS]
+    m = _COMMENT_LIST_PREFIX.search(prefix)
+    if m is None:
+        return None
+    kind, listed = m.group(1), m.group(2)
+    current = listed.rsplit(",", 1)[-1]
+    typed = current.lstrip()
+    span = Span(offset - len(typed), offset)
+    already = {item.strip() for item in listed.split(",")}
+    feature = path.split("/")[1] if path.startswith("specs/") and path.count("/") >= 2 else ""
+    options: list[tuple[str, str]] = []
+    if kind == "tests":
+        options = [(t, "test (test matrix)") for t in (facts.tests or {}).get(feature, ())]
+    elif kind == "actions":
+        options = [(a, "billable action") for a in (facts.actions or {}).get(feature, ())]
+    else:
+        tasks = parse_tasks(text).tasks
+        own = next((t.id for t in tasks if t.span.contains(offset)), None)
+        options = [(t.id, t.title) for t in tasks if t.id != own]
+    return [Candidate(v, "id", span, v, detail=d) for v, d in options if v not in already or v == typed]
+
+
+def complete(snapshot: Snapshot, path: str, offset: int) -> list[Candidate]:
+    """Every completion at ``offset`` of the document at ``path`` as of ``snapshot``."""
+    text = snapshot.repo.document(path).text
+    if text is None:
+        return []
+    return completions(path, text, offset, repo_facts(snapshot))
+
+
+def completions(path: str, text: str, offset: int, facts: RepoFacts) -> list[Candidate]:
+    """Every completion at ``offset`` of ``text``, the document at repository-relative ``path``,
+    offering the identifiers of ``facts``."""
+    source = SourceText(text)
+    name = path.rsplit("/", 1)[-1]
+    feature = path.split("/")[1] if path.startswith("specs/") and path.count("/") >= 2 else None
+    line = source.line_of(offset)
+    indent = re.match(r"[ \t]*", source.line_text(line))
+    indent_text = indent.group(0) if indent else ""
+    if name.endswith(".md"):
+        fence_names = _fence_name_candidates(text, source, offset)
+        if fence_names is not None:
+            return fence_names
+        if name == "tasks.md":
+            task_items = _tasks_candidates(path, text, source, offset, facts)
+            if task_items is not None:
+                return task_items
+        for block in gemstack_blocks(text):
+            fence = block.fence
+            if fence.open_line >= line:
+                continue
+            if fence.in_container or fence.indent:
+                # The body is not a verbatim slice of the document (a list item, a blockquote,
+                # an indented fence): the document text cannot be parsed in place.
+                continue
+            if fence.close_line is not None and fence.close_line <= line:
+                continue
+            body = fence.body_span
+            region = Span(body.start, max(body.end, offset))
+            return _json_candidates(
+                text,
+                offset,
+                region,
+                schema_for_block(block.kind),
+                block.kind,
+                facts,
+                feature,
+                indent_text,
+                binding=name == "plan.md",
+            )
+        return []
+    if name.endswith(".json"):
+        schema = schema_for_file(path)
+        if schema is None:
+            return []
+        return _json_candidates(text, offset, Span(0, len(text)), schema, None, facts, feature, indent_text)
+    return []

@@ -1,0 +1,303 @@
+"""Document outlines: the headings, Gemstack blocks and ids of a document, as plain data.
+
+A Markdown document's outline is its ATX headings, nested by level; under each heading come
+the Gemstack blocks it holds (``gemstack-contracts``...), and under each block its items named
+by their id (a contract, a test, a binding, a gate, a billable action, a provider). In
+tasks.md the tasks (``T001: ...``) sit under their headings. A JSON artifact's outline is its
+top-level keys, with a ledger's providers and their capabilities.
+
+``outline(path, text)`` and ``gemstack_blocks(text)`` are pure functions of a document's text
+(``per_text``: an unchanged document keeps them across revisions); ``document_outline`` and
+``document_blocks`` give them for a document of a snapshot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonResult, JsonString, parse_json
+from gemstack_lsp.core.markdown import Fence, scan_fences
+from gemstack_lsp.core.memo import per_text
+from gemstack_lsp.core.tasks import parse_tasks
+from gemstack_lsp.core.text import SourceText, Span
+from gemstack_lsp.host import Snapshot
+
+__all__ = [
+    "ID_KEYS",
+    "BlockJson",
+    "OutlineItem",
+    "block_json",
+    "document_blocks",
+    "document_outline",
+    "gemstack_blocks",
+    "item_id",
+    "outline",
+]
+
+#: The key naming an item, per block kind.
+ID_KEYS = {
+    "gemstack-contracts": "id",
+    "gemstack-test-matrix": "id",
+    "gemstack-test-bindings": "test_id",
+    "gemstack-closure-gates": "id",
+    "gemstack-billable-actions": "id",
+    "gemstack-capabilities": "provider_id",
+    "gemstack-inherited-contracts": "id",
+}
+
+#: The item kind of each block, and the keys whose values make its detail.
+_ITEM_KIND = {
+    "gemstack-contracts": ("contract", ("type",)),
+    "gemstack-test-matrix": ("test", ("category", "layer", "gate")),
+    "gemstack-test-bindings": ("binding", ("file",)),
+    "gemstack-closure-gates": ("gate", ("type", "requirement")),
+    "gemstack-billable-actions": ("action", ("category", "capability_id")),
+    "gemstack-capabilities": ("provider", ("type",)),
+    "gemstack-inherited-contracts": ("contract", ("type",)),
+}
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+
+
+@dataclass(frozen=True)
+class OutlineItem:
+    """One entry of a document's outline.
+
+    ``kind`` is one of heading, block, contract, test, binding, gate, action, provider,
+    capability, task, key. ``span`` covers the whole entry, ``selection`` its name.
+    """
+
+    name: str
+    kind: str
+    span: Span
+    selection: Span
+    detail: str | None = None
+    children: tuple[OutlineItem, ...] = ()
+
+    def walk(self) -> Iterator[OutlineItem]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass(frozen=True)
+class BlockJson:
+    """A Gemstack block of a Markdown document and its JSON parsed with document spans."""
+
+    fence: Fence
+    result: JsonResult
+
+    @property
+    def kind(self) -> str:
+        assert self.fence.kind is not None
+        return self.fence.kind
+
+
+def block_json(fence: Fence) -> JsonResult:
+    """The JSON of a fence's body, every span a document offset (partial while it is broken)."""
+    base = fence.contiguous_base
+    return parse_json(fence.body, base if base is not None else fence.body_offset_to_doc)
+
+
+@per_text
+def gemstack_blocks(text: str) -> tuple[BlockJson, ...]:
+    """Every Gemstack block of a Markdown text, with its parsed JSON (memoised by content)."""
+    return tuple(BlockJson(f, block_json(f)) for f in scan_fences(text) if f.kind is not None)
+
+
+def item_id(kind: str, item: JsonNode) -> JsonString | None:
+    """The id string of a block item (``None`` when the item has none yet)."""
+    if not isinstance(item, JsonObject):
+        return None
+    node = item.get(ID_KEYS.get(kind, "id"))
+    return node if isinstance(node, JsonString) else None
+
+
+def _detail(item: JsonObject, keys: tuple[str, ...]) -> str | None:
+    parts = []
+    for key in keys:
+        node = item.get(key)
+        if isinstance(node, JsonString) and node.value:
+            parts.append(node.value)
+    return " · ".join(parts) or None
+
+
+def _block_item(block: BlockJson) -> OutlineItem:
+    fence = block.fence
+    kind, detail_keys = _ITEM_KIND.get(block.kind, ("key", ()))
+    children: list[OutlineItem] = []
+    root = block.result.value
+    if isinstance(root, JsonArray):
+        for item in root.items:
+            ident = item_id(block.kind, item)
+            if ident is None or not isinstance(item, JsonObject):
+                continue
+            grand: tuple[OutlineItem, ...] = ()
+            if block.kind == "gemstack-capabilities":
+                caps = item.get("capabilities")
+                if isinstance(caps, JsonArray):
+                    grand = tuple(
+                        OutlineItem(c.value, "capability", c.span, c.span)
+                        for c in caps.items
+                        if isinstance(c, JsonString) and c.value
+                    )
+            children.append(
+                OutlineItem(
+                    ident.value or "(empty id)",
+                    kind,
+                    item.span,
+                    ident.span,
+                    _detail(item, detail_keys),
+                    grand,
+                )
+            )
+    count = len(root.items) if isinstance(root, JsonArray) else 0
+    detail = f"{count} item{'s' if count != 1 else ''}" if block.result.ok else "invalid JSON"
+    return OutlineItem(block.kind, "block", fence.span, fence.open_span, detail, tuple(children))
+
+
+def _headings(text: str, source: SourceText, hidden: list[Span]) -> list[tuple[int, str, Span, int]]:
+    """(level, title, line span, line) of every ATX heading outside code blocks."""
+    out: list[tuple[int, str, Span, int]] = []
+    hidden_lines = set()
+    for span in hidden:
+        for line in range(source.line_of(span.start), source.line_of(span.end) + 1):
+            hidden_lines.add(line)
+    for line in range(source.line_count):
+        if line in hidden_lines:
+            continue
+        line_text = source.line_text(line)
+        if "#" not in line_text[:4]:
+            continue
+        m = _ATX.match(line_text)
+        if m is None:
+            continue
+        title = (m.group(2) or "").strip()
+        out.append((len(m.group(1)), title, source.span_of_line(line), line))
+    return out
+
+
+@dataclass
+class _Open:
+    level: int
+    name: str
+    start: int
+    selection: Span
+    children: list[OutlineItem]
+
+
+def _markdown_outline(path: str, text: str) -> list[OutlineItem]:
+    source = SourceText(text)
+    fences = scan_fences(text)
+    leaves: list[OutlineItem] = [_block_item(b) for b in gemstack_blocks(text)]
+    if path.rsplit("/", 1)[-1] == "tasks.md":
+        for task in parse_tasks(text).tasks:
+            leaves.append(
+                OutlineItem(
+                    f"{task.id}: {task.title}" if task.title else task.id,
+                    "task",
+                    task.span,
+                    task.id_span,
+                    "done" if task.done else "open",
+                )
+            )
+    leaves.sort(key=lambda i: i.span.start)
+    headings = _headings(text, source, [f.span for f in fences])
+
+    root: list[OutlineItem] = []
+    stack: list[_Open] = []
+
+    def close_until(level: int, end: int) -> None:
+        while stack and stack[-1].level >= level:
+            top = stack.pop()
+            item = OutlineItem(
+                top.name or "(empty heading)",
+                "heading",
+                Span(top.start, max(end, top.selection.end)),
+                top.selection,
+                None,
+                tuple(top.children),
+            )
+            (stack[-1].children if stack else root).append(item)
+
+    li = 0
+    for level, title, span, _line in headings:
+        while li < len(leaves) and leaves[li].span.start < span.start:
+            (stack[-1].children if stack else root).append(leaves[li])
+            li += 1
+        # A heading's section ends where the next heading of the same or a higher level begins.
+        end = span.start
+        while end > 0 and text[end - 1] in "\r\n":
+            end -= 1
+        close_until(level, end)
+        stack.append(_Open(level, title, span.start, span, []))
+    while li < len(leaves):
+        (stack[-1].children if stack else root).append(leaves[li])
+        li += 1
+    close_until(0, len(text.rstrip("\r\n")))
+    return root
+
+
+def _json_outline(text: str) -> list[OutlineItem]:
+    result = parse_json(text)
+    root = result.value
+    if not isinstance(root, JsonObject):
+        return []
+    out: list[OutlineItem] = []
+    for member in root.members:
+        children: tuple[OutlineItem, ...] = ()
+        if member.key.value == "providers" and isinstance(member.value, JsonObject):
+            children = tuple(_provider_item(m.key, m.value) for m in member.value.members)
+        span = Span(member.key.span.start, member.value.span.end)
+        out.append(OutlineItem(member.key.value, "key", span, member.key.span, None, children))
+    return out
+
+
+def _provider_item(key: JsonString, value: JsonNode) -> OutlineItem:
+    caps: list[OutlineItem] = []
+    detail = None
+    if isinstance(value, JsonObject):
+        ptype = value.get("type")
+        detail = ptype.value if isinstance(ptype, JsonString) else None
+        node = value.get("capabilities")
+        if isinstance(node, JsonObject):
+            caps = [
+                OutlineItem(m.key.value, "capability", Span(m.key.span.start, m.value.span.end), m.key.span)
+                for m in node.members
+            ]
+        elif isinstance(node, JsonArray):
+            caps = [OutlineItem(c.value, "capability", c.span, c.span) for c in node.items if isinstance(c, JsonString)]
+    return OutlineItem(key.value, "provider", Span(key.span.start, value.span.end), key.span, detail, tuple(caps))
+
+
+@per_text
+def outline(path: str, text: str) -> tuple[OutlineItem, ...]:
+    """The outline of a document, by its (repository-relative or absolute) path's extension."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if name.endswith(".md"):
+        return tuple(_markdown_outline(path, text))
+    if name.endswith(".json"):
+        return tuple(_json_outline(text))
+    return ()
+
+
+def document_outline(snapshot: Snapshot, path: str) -> tuple[OutlineItem, ...]:
+    """The outline of the document at ``path`` as of ``snapshot`` (computed once per revision)."""
+
+    def compute(snap: Snapshot) -> tuple[OutlineItem, ...]:
+        text = snap.repo.document(path).text
+        return outline(path, text) if text is not None else ()
+
+    return snapshot.derived(("ide.outline", path), compute)
+
+
+def document_blocks(snapshot: Snapshot, path: str) -> tuple[BlockJson, ...]:
+    """The Gemstack blocks of the Markdown document at ``path`` as of ``snapshot``."""
+
+    def compute(snap: Snapshot) -> tuple[BlockJson, ...]:
+        text = snap.repo.document(path).text
+        return gemstack_blocks(text) if text is not None else ()
+
+    return snapshot.derived(("ide.blocks", path), compute)

@@ -1,0 +1,42 @@
+"""The composition root: a ``GemstackServer`` with every feature module wired onto it.
+
+Each module registers its own handlers (``register(server)``), one file per LSP area: the
+lifecycle and diagnostics (``lifecycle``), settings (``settings_sync``), hover, code actions,
+commands, code lenses, navigation, completion and document symbols.
+"""
+
+from __future__ import annotations
+
+from gemstack_lsp.server import (
+    actions,
+    commands,
+    completion,
+    hover,
+    lens,
+    lifecycle,
+    navigation,
+    server,
+    settings_sync,
+    symbols,
+)
+from gemstack_lsp.server.server import GemstackServer
+
+__all__ = ["create_server", "serve_stdio", "serve_tcp"]
+
+
+def create_server() -> GemstackServer:
+    """A fully wired server, not yet started."""
+    ls = GemstackServer()
+    lifecycle.register(ls)
+    for module in (hover, actions, commands, lens, navigation, completion, symbols, settings_sync):
+        module.register(ls)
+    return ls
+
+
+def serve_stdio() -> None:
+    """Serve one client on stdin/stdout until it sends ``exit`` or closes the pipe."""
+    server.serve_stdio(create_server())
+
+
+def serve_tcp(host: str, port: int) -> None:
+    create_server().start_tcp(host, port)

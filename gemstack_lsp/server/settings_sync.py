@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from gemstack_lsp import containment
 from gemstack_lsp.core.reader import Reader
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.server.configuration import DEFAULT, Configuration, uri_path
@@ -76,12 +77,13 @@ def _project_root(server: GemstackServer, folder: str) -> str:
     try:
         above = server.session.root_of(os.path.join(folder, "."))
         if above is not None:
-            return above
+            return str(above)
         inside = [
             os.path.join(folder, name)
             for name in sorted(os.listdir(folder))
-            if os.path.isdir(os.path.join(folder, name, "specs"))
-            or os.path.isdir(os.path.join(folder, name, ".gemstack"))
+            if containment.is_repository_folder(os.path.join(folder, name))
+            # A symlink leading out of the folder is never a repository of it.
+            and containment.real_within(os.path.join(folder, name), folder)
         ]
         if len(inside) == 1:
             return inside[0]

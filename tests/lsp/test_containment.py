@@ -101,8 +101,8 @@ async def test_apply_fix_edits_only_gemstack_artifacts_in_the_workspace(
 def test_a_symlinked_child_is_not_the_folders_project_root(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
-    from gemstack_lsp.server.configuration import _project_root
     from gemstack_lsp.server.session import Session
+    from gemstack_lsp.server.settings_sync import _project_root
 
     workspace = tmp_path / "ws"
     workspace.mkdir()

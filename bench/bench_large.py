@@ -32,6 +32,7 @@ Usage: ``python -m bench large [options]`` (``make bench`` runs it with the defa
     --parts lsp,memory,profile,check   what to run (default: all four)
     --edits 200             keystrokes per latency measurement
     --memory-edits 3000     analysed edits of the memory run (RSS read at 300 and at the end)
+    --memory-budget 600     seconds the memory run may take (it stops there and says how far it got)
     --budget 60             seconds one measurement may spend sampling before it stops
     --timeout 120           seconds one wait (a publish, a reply) may take before it is a timeout
     --rebuild               rebuild the cached workspaces (.cache/bench/workspaces)
@@ -42,6 +43,7 @@ e.g. ``python -m bench large --features 500``, or ``python -m bench large --part
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -146,6 +148,7 @@ class Options:
     budget: float
     timeout: float
     rebuild: bool
+    memory_budget: float = 600.0
 
 
 @dataclass
@@ -230,6 +233,10 @@ def timed_requests(
             break
         out.samples.append(reply.seconds)
     return out, replies
+
+
+def same_request(method: str, params: Any) -> Callable[[int], tuple[str, Any]]:
+    return lambda i: (method, params)
 
 
 def offset_in(text: str, anchor: str, after: int = 0, into: int = 0) -> int:
@@ -384,9 +391,8 @@ def measure_server(ws: Workspace, opts: Options, results: Results) -> None:
             ("completion_value", "completion of a block value", "textDocument/completion", type_value),
             ("completion_key", "completion of a block key", "textDocument/completion", key_start),
         ):
-            sampled, replies = timed_requests(
-                client, lambda i, m=method, p=position: (m, {"textDocument": td, "position": p}), 10, opts
-            )
+            request_params = {"textDocument": td, "position": position}
+            sampled, replies = timed_requests(client, same_request(method, request_params), 10, opts)
             empty = all(r.answered and not r.result for r in replies)
             results.add(
                 Figure(
@@ -449,7 +455,7 @@ def measure_memory(ws: Workspace, opts: Options, results: Results) -> None:
         settle(client, max(opts.timeout, 600))
         typist = Typist(doc.text, PROSE_ANCHOR, BLOCK_ANCHOR)
         checkpoints = sorted({c for c in MEMORY_CHECKPOINTS if c < opts.memory_edits} | {opts.memory_edits})
-        budget = max(opts.budget, 5 * opts.budget)
+        budget = opts.memory_budget
         rss: dict[int, float] = {}
         done = 0
         began = time.perf_counter()
@@ -513,7 +519,9 @@ def measure_profile(ws: Workspace, opts: Options, results: Results) -> None:
     results.extra[f"{tag}.profile"] = profile
     print(f"  profiled keystroke: {profile['seconds']:.2f} s; top cumulative phases:")
     for row in profile["top"]:
-        print(f"    {row['cumtime']:8.3f} s cum {row['tottime']:8.3f} s own {row['calls']:>9,} calls  {row['function']}")
+        print(
+            f"    {row['cumtime']:8.3f} s cum {row['tottime']:8.3f} s own {row['calls']:>9,} calls  {row['function']}"
+        )
     print("  most called:")
     for row in profile["most_called"]:
         print(f"    {row['calls']:>10,} calls {row['cumtime']:8.3f} s  {row['function']}")
@@ -582,16 +590,12 @@ def ratio(results: Results) -> None:
 
 def machine() -> dict[str, Any]:
     info: dict[str, Any] = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
-    try:
+    with contextlib.suppress(OSError):
         info["loadavg"] = Path("/proc/loadavg").read_text().split()[:3]
-    except OSError:
-        pass
-    try:
+    with contextlib.suppress(OSError):
         info["commit"] = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO, check=False
         ).stdout.strip()
-    except OSError:
-        pass
     return info
 
 
@@ -621,6 +625,7 @@ def parse(argv: Sequence[str]) -> Options:
     parser.add_argument("--memory-edits", type=int, default=3000)
     parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--memory-budget", type=float, default=600.0)
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args(list(argv))
     parts = frozenset(p.strip() for p in args.parts.split(",") if p.strip())
@@ -628,7 +633,9 @@ def parse(argv: Sequence[str]) -> Options:
     if unknown:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     sizes = tuple(sorted({int(s) for s in args.features.split(",") if s.strip()}))
-    return Options(sizes, parts, args.edits, args.memory_edits, args.budget, args.timeout, args.rebuild)
+    return Options(
+        sizes, parts, args.edits, args.memory_edits, args.budget, args.timeout, args.rebuild, args.memory_budget
+    )
 
 
 def main(argv: Sequence[str] = ()) -> None:

@@ -213,8 +213,7 @@ class LspClient:
             with self._cond:
                 if method == "textDocument/publishDiagnostics":
                     params = message.get("params") or {}
-                    key = (params.get("uri"), params.get("version"))
-                    self._published.setdefault(key, now)
+                    self._published.setdefault((str(params.get("uri")), params.get("version")), now)
                     self.publish_count += 1
                 elif method == "$/progress":
                     value = (message.get("params") or {}).get("value") or {}

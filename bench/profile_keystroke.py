@@ -63,10 +63,8 @@ def function_name(key: tuple[str, int, str]) -> str:
         return name
     path = Path(filename)
     parts = path.parts
-    if "gemstack_lsp" in parts:
-        module = ".".join(parts[parts.index("gemstack_lsp") :]).removesuffix(".py")
-    else:
-        module = path.name
+    inside = "gemstack_lsp" in parts
+    module = ".".join(parts[parts.index("gemstack_lsp") :]).removesuffix(".py") if inside else path.name
     return f"{module}:{line}({name})"
 
 

@@ -210,6 +210,11 @@ def keystrokes(client: LspClient, doc: Document, typist: Typist, count: int, opt
     return out
 
 
+def settle_timeout(opts: Options) -> float:
+    """How long to wait for a busy server to settle (at least 300 s: the first workspace pass)."""
+    return max(opts.timeout, 300.0)
+
+
 def settle(client: LspClient, timeout: float) -> Reply:
     """Wait until the server says its pending analyses are done (``gemstack/status``)."""
     return client.request("gemstack/status", None, timeout=timeout)
@@ -226,9 +231,12 @@ def timed_requests(
             out.stopped = f"budget of {opts.budget:.0f} s spent"
             break
         method, params = make(i)
-        reply = client.request(method, params, timeout=opts.timeout)
+        sent = time.perf_counter()
+        msg_id = client.send_request(method, params)
+        reply = client.wait_reply(msg_id, sent, opts.timeout)
         replies.append(reply)
         if not reply.answered:
+            client.cancel(msg_id)
             out.stopped = f"no answer in {opts.timeout:.0f} s"
             break
         out.samples.append(reply.seconds)
@@ -284,7 +292,7 @@ def measure_server(ws: Workspace, opts: Options, results: Results) -> None:
                 "" if first is not None else "no publish within the timeout",
             )
         )
-        status = settle(client, max(opts.timeout, 600))
+        status = settle(client, settle_timeout(opts))
         settled_at = time.perf_counter() - client.spawned
         results.add(
             Figure(
@@ -303,7 +311,7 @@ def measure_server(ws: Workspace, opts: Options, results: Results) -> None:
             results.extra[f"{tag}.status"] = roots[0]
         for path in other_files(ws, 10):
             Document(client, path).open()
-        status = settle(client, max(opts.timeout, 600))
+        status = settle(client, settle_timeout(opts))
         results.add(
             Figure(
                 f"{tag}.rss_open10",
@@ -344,7 +352,7 @@ def measure_server(ws: Workspace, opts: Options, results: Results) -> None:
             )
         )
         if keys.stopped.startswith("no publish"):
-            settle(client, max(opts.timeout, 600))
+            settle(client, settle_timeout(opts))
         keys_done = len(keys.samples) + (1 if keys.stopped.startswith("no publish") else 0)
 
         symbols, replies = timed_requests(
@@ -376,7 +384,17 @@ def measure_server(ws: Workspace, opts: Options, results: Results) -> None:
                 "" if queued is not None else f"no publish in {opts.timeout:.0f} s",
             )
         )
-        settle(client, max(opts.timeout, 600))
+        if not settle(client, settle_timeout(opts)).answered:
+            results.add(
+                Figure(
+                    f"{tag}.skipped",
+                    f"{label}: hover, completion and malformed requests",
+                    None,
+                    "",
+                    note=f"skipped: the server did not settle within {settle_timeout(opts):.0f} s",
+                )
+            )
+            return
 
         text = doc.text
         fence = text.index(CONTRACTS_FENCE)
@@ -435,7 +453,8 @@ def queued_change(client: LspClient, doc: Document, typist: Typist, n: int, opts
     sent = typist.keystroke(doc, n)
     latency = client.wait_publish(doc.uri, doc.version, sent, opts.timeout)
     for msg_id in ids:
-        client.wait_reply(msg_id, began, opts.timeout)
+        if not client.wait_reply(msg_id, began, opts.timeout).answered:
+            client.cancel(msg_id)
     return latency
 
 
@@ -452,7 +471,7 @@ def measure_memory(ws: Workspace, opts: Options, results: Results) -> None:
         client.initialize(opts.timeout)
         doc = Document(client, ws.root / ws.spec)
         doc.open()
-        settle(client, max(opts.timeout, 600))
+        settle(client, settle_timeout(opts))
         typist = Typist(doc.text, PROSE_ANCHOR, BLOCK_ANCHOR)
         checkpoints = sorted({c for c in MEMORY_CHECKPOINTS if c < opts.memory_edits} | {opts.memory_edits})
         budget = opts.memory_budget

@@ -43,6 +43,11 @@ class FrameReader:
         self._stream = stream
 
     def read(self) -> dict[str, Any] | None:
+        body = self.read_body()
+        return None if body is None else decode(body)
+
+    def read_body(self) -> bytes | None:
+        """The next message's body, undecoded (``None`` at end of input)."""
         length: int | None = None
         while True:
             line = self._stream.readline()
@@ -61,10 +66,15 @@ class FrameReader:
         body = self._stream.read(length)
         if len(body) < length:
             return None
-        message = json.loads(body.decode("utf-8"))
-        if not isinstance(message, dict):
-            raise FramingError("a message that is not a JSON object")
-        return message
+        return body
+
+
+def decode(body: bytes) -> dict[str, Any]:
+    """A message body as JSON; a body that is not a JSON object is a framing error."""
+    message = json.loads(body.decode("utf-8"))
+    if not isinstance(message, dict):
+        raise FramingError("a message that is not a JSON object")
+    return message
 
 
 @dataclass(frozen=True)
@@ -196,11 +206,14 @@ class LspClient:
         assert stdout is not None
         reader = FrameReader(stdout)
         while True:
+            # The time a message arrived is taken before decoding it: a large answer's JSON
+            # parsing is the client's cost, not the server's latency.
             try:
-                message = reader.read()
+                body = reader.read_body()
+                now = time.perf_counter()
+                message = None if body is None else decode(body)
             except (FramingError, ValueError, OSError):
                 message = None
-            now = time.perf_counter()
             if message is None:
                 with self._cond:
                     self.closed = True
@@ -271,6 +284,10 @@ class LspClient:
             message["params"] = params
         self._send(message)
         return self._next_id
+
+    def cancel(self, msg_id: int) -> None:
+        """Tell the server the answer to ``msg_id`` is no longer wanted (``$/cancelRequest``)."""
+        self.notify("$/cancelRequest", {"id": msg_id})
 
     def wait_reply(self, msg_id: int, sent: float, timeout: float) -> Reply:
         deadline = sent + timeout

@@ -58,8 +58,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check gemstack_lsp tests bench
 	$(BIN)/mypy
 
+# BENCH picks modules and options, e.g. make bench BENCH="large --features 500" (see bench/__main__.py).
 bench: $(STAMP) provenance-ref
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(BENCH)
 
 # The finding reference that diagnostics link to, rendered from the catalogue.
 docs: $(STAMP)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import CATALOGUE, code_info
+from gemstack_lsp.core.plaintext import markdown_to_plaintext
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.server import convert
@@ -343,6 +344,14 @@ def hover_markdown(ctx: HoverContext) -> list[str]:
     return sections
 
 
+def hover_contents(sections: list[str], markdown: bool) -> lsp.MarkupContent:
+    """The sections as Markdown, or as readable plain text for a client that takes no Markdown."""
+    value = "\n\n---\n\n".join(sections)
+    if markdown:
+        return lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=value)
+    return lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value=markdown_to_plaintext(value))
+
+
 def register(server: GemstackServer) -> None:
     session = server.session
     engine = server.diagnostics
@@ -368,7 +377,7 @@ def register(server: GemstackServer) -> None:
             if section is None or found is None:
                 return None
             return lsp.Hover(
-                contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=section),
+                contents=hover_contents([section], session.client.markdown_hover),
                 range=convert.to_range(source, Span(found[1], found[2]), session.encoding),
             )
         sections: list[str] = []
@@ -406,8 +415,7 @@ def register(server: GemstackServer) -> None:
         rng = None
         if found is not None:
             rng = convert.to_range(source, Span(found[1], found[2]), session.encoding)
-        kind = lsp.MarkupKind.Markdown if session.client.markdown_hover else lsp.MarkupKind.PlainText
-        return lsp.Hover(contents=lsp.MarkupContent(kind=kind, value="\n\n---\n\n".join(sections)), range=rng)
+        return lsp.Hover(contents=hover_contents(sections, session.client.markdown_hover), range=rng)
 
 
 def _feature_of(rel: str) -> Feature | None:

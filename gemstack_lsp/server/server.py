@@ -70,6 +70,11 @@ class GemstackProtocol(LanguageServerProtocol):
         if len(self.cancelled) > 1000:
             self.cancelled.clear()
             self.cancelled.add(msg_id)
+        if msg_id not in self._request_futures:
+            # The request was answered already (clients cancel what they no longer need, often
+            # just after the answer left): nothing to cancel, and nothing worth a warning.
+            log.debug("cancel for request %s, which was already answered", msg_id)
+            return
         super()._handle_cancel_notification(msg_id)
 
 
@@ -274,13 +279,14 @@ def _gemstack_section(raw: Any) -> Any:
 
 def create_server() -> GemstackServer:
     """A fully wired server, not yet started."""
-    from gemstack_lsp.server import actions, commands, completion, hover, lens, navigation, symbols
+    from gemstack_lsp.server import actions, capsule_state, commands, completion, hover, lens, navigation, symbols
 
     server = GemstackServer()
     _register_lifecycle(server)
     hover.register(server)
     actions.register(server)
     commands.register(server)
+    capsule_state.register(server)
     # Language server part 2: each module wires its own handlers.
     for module in (lens, navigation, completion, symbols):
         module.register(server)

@@ -23,15 +23,16 @@ RULE_TEXT = "-" * 40
 
 
 def _inline(text: str) -> str:
-    # Inline code first: its content is literal (no emphasis inside), escapes stay resolved.
-    parts: list[str] = []
-    last = 0
-    for m in _CODE.finditer(text):
-        parts.append(_emphasis(text[last : m.start()]))
-        parts.append(m.group(2).strip() if m.group(2).strip() else m.group(2))
-        last = m.end()
-    parts.append(_emphasis(text[last:]))
-    return "".join(parts)
+    # Inline code is literal (no emphasis inside it), but emphasis may span it
+    # ("**Action `a1`**"): set the code aside, strip the markers, then put it back.
+    codes: list[str] = []
+
+    def aside(m: re.Match[str]) -> str:
+        codes.append(m.group(2).strip() or m.group(2))
+        return f"\x00{len(codes) - 1}\x00"
+
+    text = _emphasis(_CODE.sub(aside, text))
+    return re.sub("\x00(\\d+)\x00", lambda m: codes[int(m.group(1))], text)
 
 
 def _emphasis(text: str) -> str:

@@ -113,7 +113,7 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
                 seen = intents.get(key)
                 if seen is not None and not fix.edits:
                     if seen.diagnostics is not None and diagnostic not in seen.diagnostics:
-                        seen.diagnostics.append(diagnostic)
+                        seen.diagnostics = [*seen.diagnostics, diagnostic]
                     continue
                 action = fix_action(fix, diagnostic, versions, session.client.document_changes)
                 intents.setdefault(key, action)

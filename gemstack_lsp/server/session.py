@@ -282,6 +282,10 @@ class Session:
         disk = self._disk.get(root)
         if disk is not None:
             disk.forget(rel)
+        host = self._hosts.get(root)
+        if host is not None:
+            # The host's snapshots (``snapshot_for``) move to a new revision too.
+            host.file_changed(rel)
 
     # --- settings ----------------------------------------------------------------------
 

@@ -175,3 +175,40 @@ def test_without_a_server_the_extension_installs_the_bundled_one(tmp_path: Path)
     assert capsule.read_bytes() != capsule_before
     after = "\n".join(result.get("notifications_after_click") or [])
     assert "Context capsule written: specs/009-context-capsule/context-capsule.json" in after, after
+
+
+def test_a_bad_setting_never_blocks_the_commands_and_opens_its_setting(tmp_path: Path) -> None:
+    """gemstack.server.path names nothing: the error toast stays open while a Gemstack command
+    still answers (activation does not wait on it), and its "Open Settings" shows the setting."""
+    if not VSIX.exists():
+        pytest.fail(f"{VSIX} is missing: build it with `make vsix`")
+    repo = tmp_path / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    try:
+        with code_server(tmp_path / "cs", tmp_path / "nowhere" / "gemstack-lsp") as url:
+            result = drive(
+                url,
+                repo,
+                tmp_path / "result.json",
+                {
+                    "GEMSTACK_TOAST": json.dumps(
+                        {
+                            "text": "which is not an executable",
+                            "command": "Gemstack: Check Workspace",
+                            "answer": "the language server is not running",
+                            "button": "Open Settings",
+                            # The result count, and the titles of the settings shown.
+                            "selector": ".settings-editor .settings-count-widget, .settings-editor .setting-item-title",
+                            "expect": "Server: Path",
+                        }
+                    ),
+                },
+            )
+    except SetupError as exc:
+        pytest.fail(str(exc))
+    assert result.get("ok"), result.get("error")
+    toast = result["toast"]
+    assert "gemstack.server.path" in toast["shown"]
+    assert toast["answered"], toast.get("notifications")
+    assert "Server: Path" in toast["after"], toast["after"][:500]
+    assert "1 Setting Found" in toast["after"] and "No Settings Found" not in toast["after"], toast["after"]

@@ -50,6 +50,8 @@ let output: vscode.OutputChannel | undefined;
 /** The start (or install, then start) under way, so two never run at once. */
 let starting: Promise<void> | undefined;
 let installing = false;
+/** The file watcher of the running client (one per start, disposed with it). */
+let watcher: vscode.FileSystemWatcher | undefined;
 
 // Only the values the user set (folder, then workspace, then user settings): defaults stay
 // with the server, so a repository's .gemstack/lsp.toml is not overridden by package.json's.
@@ -78,9 +80,20 @@ function resolve(context: vscode.ExtensionContext) {
   return resolveServer(setting, folderPaths(), process.env.PATH || "", { privateEnv: privateEnv(context) });
 }
 
-function openServerSetting(): Thenable<unknown> {
-  // "@id:" filters on the exact setting (a plain query finds nothing in some builds).
-  return vscode.commands.executeCommand("workbench.action.openSettings", "@id:gemstack.server.path");
+async function openServerSetting(): Promise<void> {
+  const query = "@id:gemstack.server.path";
+  output?.appendLine(`Gemstack: opening the setting (remote: ${vscode.env.remoteName ?? "none"})`);
+  // The setting is machine-overridable: in a remote window (code-server, SSH, containers) it
+  // lives in the Remote tab, and the User tab says "No Settings Found".
+  if (vscode.env.remoteName) {
+    try {
+      await vscode.commands.executeCommand("workbench.action.openRemoteSettings", { query });
+      return;
+    } catch (error) {
+      output?.appendLine(`Gemstack: the remote settings did not open: ${String(error)}`);
+    }
+  }
+  await vscode.commands.executeCommand("workbench.action.openSettings", query);
 }
 
 /** Tells the user, without waiting for an answer (activation and commands never block on it). */
@@ -246,7 +259,7 @@ async function startClient(context: vscode.ExtensionContext, forceInstall: boole
     initializationOptions: serverSettings(),
     synchronize: {
       configurationSection: "gemstack",
-      fileEvents: vscode.workspace.createFileSystemWatcher(WATCHED),
+      fileEvents: (watcher = vscode.workspace.createFileSystemWatcher(WATCHED)),
     },
     middleware: {
       workspace: {
@@ -279,7 +292,16 @@ async function startClient(context: vscode.ExtensionContext, forceInstall: boole
 async function stopClient(): Promise<void> {
   const running = client;
   client = undefined;
-  if (running) await running.stop();
+  watcher?.dispose();
+  watcher = undefined;
+  status?.refresh();
+  if (!running) return;
+  try {
+    await running.stop();
+  } catch (error) {
+    // A client that never started (or whose server died) has nothing left to stop.
+    output?.appendLine(`Gemstack: stopping the language server: ${String(error)}`);
+  }
 }
 
 /** The feature directory (specs/<feature>) of a file, if it lies in one. */

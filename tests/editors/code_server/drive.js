@@ -134,6 +134,45 @@ async function openFile(page, rel, line) {
         await sleep(300);
       }
     }
+    // A toast: wait for it; run a palette command while it is open (it must answer, not wait
+    // on the toast); then press one of its buttons and read what a selector shows.
+    const toast = JSON.parse(process.env.GEMSTACK_TOAST || "null");
+    if (toast) {
+      result.toast = {};
+      const box = page.locator(".notification-toast", { hasText: toast.text }).first();
+      await box.waitFor({ timeout: TIMEOUT });
+      result.toast.shown = (await box.textContent()) || "";
+      if (toast.command) {
+        await runCommand(page, toast.command);
+        const until = Date.now() + TIMEOUT;
+        result.toast.answered = false;
+        while (Date.now() < until) {
+          const texts = await notifications(page);
+          if (texts.some((t) => t.includes(toast.answer))) {
+            result.toast.answered = true;
+            break;
+          }
+          await sleep(300);
+        }
+        result.toast.notifications = await notifications(page);
+      }
+      if (toast.button) {
+        const again = page.locator(".notification-toast", { hasText: toast.text }).first();
+        await again.hover();
+        await again.locator(".monaco-button", { hasText: toast.button }).first().click();
+        let text = "";
+        const until = Date.now() + TIMEOUT;
+        while (Date.now() < until) {
+          text = await page.evaluate(
+            (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent || "").join("\n"),
+            toast.selector,
+          );
+          if (text.includes(toast.expect)) break;
+          await sleep(300);
+        }
+        result.toast.after = text;
+      }
+    }
     // Probes: open a file at a position, press keys, read the text of the elements matching a selector.
     result.probes = {};
     for (const probe of JSON.parse(process.env.GEMSTACK_PROBES || "[]")) {
@@ -142,13 +181,19 @@ async function openFile(page, rel, line) {
         await page.keyboard.press("Home");
         for (let i = 1; i < probe.column; i++) await page.keyboard.press("ArrowRight");
       }
-      for (const key of probe.keys || []) {
-        await page.keyboard.press(key);
-        await sleep(150);
-      }
       let text = "";
       const until = Date.now() + TIMEOUT;
+      let pressed = 0;
       while (Date.now() < until) {
+        // Press the keys again every few seconds: on a loaded machine the first chord may
+        // reach an editor that is still opening.
+        if ((probe.keys || []).length > 0 && Date.now() >= pressed + 4000) {
+          for (const key of probe.keys) {
+            await page.keyboard.press(key);
+            await sleep(150);
+          }
+          pressed = Date.now();
+        }
         text = await page.evaluate(
           (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent || "").join("\n"),
           probe.selector,

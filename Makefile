@@ -25,9 +25,10 @@ VSCODE := editors/vscode
 $(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
 	cd $(VSCODE) && npm ci --no-audit --no-fund && touch node_modules/.installed
 
-# The VS Code extension, packaged as editors/vscode/gemstack-lsp.vsix.
-vsix: $(VSCODE)/node_modules/.installed
-	cd $(VSCODE) && npm run package
+# The VS Code extension, packaged as editors/vscode/gemstack-lsp.vsix; it carries the
+# gemstack-lsp wheel (built with the venv's Python into editors/vscode/bundled/).
+vsix: $(STAMP) $(VSCODE)/node_modules/.installed
+	cd $(VSCODE) && GEMSTACK_PYTHON=$(abspath $(BIN)/python) npm run package
 
 demo: $(STAMP)
 	$(BIN)/gemstack-lsp check examples/demo; status=$$?; \
@@ -67,4 +68,4 @@ docs: $(STAMP)
 	$(BIN)/python -c 'from gemstack_lsp.core.findings import DOCS_PATH, render_catalogue_markdown as r; DOCS_PATH.write_text(r(), "utf-8")'
 
 clean:
-	rm -rf $(VENV) editors/vscode/node_modules editors/vscode/out editors/vscode/*.vsix
+	rm -rf $(VENV) editors/vscode/node_modules editors/vscode/out editors/vscode/bundled editors/vscode/*.vsix

@@ -306,6 +306,15 @@ def _has_reference_contracts(text: str) -> bool:
     return bool(reference_blocks(text, "gemstack-contracts"))
 
 
+def refreeze_hint(phase: str, name: str) -> str:
+    """What clears FROZEN_ARTIFACT_CHANGED (regenerating the context capsule does not)."""
+    return (
+        f"Regenerating the context capsule does not re-freeze the {phase} phase: undo the change to {name}, "
+        f"or approve the {phase} phase again in the Gemstack workflow so that it records the new hash "
+        f"in .gemstack/state.json (phase_hashes.{phase})."
+    )
+
+
 def frozen_artifact_findings(repo: GemstackRepo) -> list[Finding]:
     """FROZEN_ARTIFACT_CHANGED for each of the active feature's artifacts whose hash differs
     from the one state.json recorded.
@@ -337,7 +346,8 @@ def frozen_artifact_findings(repo: GemstackRepo) -> list[Finding]:
         out.append(
             Finding(
                 "FROZEN_ARTIFACT_CHANGED",
-                f"The frozen artifact {name} of {feature.name} changed after state.json recorded its hash ({detail}).",
+                f"The frozen artifact {name} of {feature.name} changed after state.json recorded its hash ({detail}). "
+                + refreeze_hint(recorded.phase, name),
                 STATE_PATH,
                 recorded.span,
                 subject=recorded.phase,
@@ -349,7 +359,8 @@ def frozen_artifact_findings(repo: GemstackRepo) -> list[Finding]:
         out.append(
             Finding(
                 "FROZEN_ARTIFACT_CHANGED",
-                f"{name} changed after its phase was frozen: state.json records another hash ({detail}).",
+                f"{name} changed after its phase was frozen: state.json records another hash ({detail}). "
+                + refreeze_hint(recorded.phase, name),
                 path,
                 first_line,
                 subject=recorded.phase,

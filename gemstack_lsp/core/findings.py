@@ -464,7 +464,9 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "contracts",
         "A frozen phase artifact changed after its hash was recorded.",
-        "state.json records a phase hash that the artifact no longer matches.",
+        "state.json records a phase hash that the artifact no longer matches. Regenerating the context "
+        "capsule does not re-freeze the phase: undo the change, or approve the phase again in the Gemstack "
+        "workflow so that it records the new hash in .gemstack/state.json (phase_hashes).",
     ),
     _c(
         "TEST_MATRIX_PARSE_ERROR",

@@ -7,7 +7,9 @@ commands on a feature's documents and the safe plan writer on a gitnexus plan.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
@@ -23,6 +25,10 @@ SOURCE_VERIFY = "source.gemstack.verifyCapsule"
 SOURCE_WRITE_PLAN = "source.gemstack.writePlan"
 
 _FEATURE_FILES = ("spec.md", "plan.md", "tasks.md", "context-capsule.json")
+
+#: The titles of the capsule actions: the same words as the fixes the capsule findings carry.
+REGENERATE_TITLE = "Regenerate the context capsule"
+VERIFY_TITLE = "Verify the context capsule"
 
 
 def feature_dir(rel: str) -> str | None:
@@ -58,6 +64,20 @@ def fix_action(
     return action
 
 
+def _intent(command: str, arguments: Sequence[Any], root: str) -> tuple[str, ...]:
+    """What running ``command`` with ``arguments`` does, whichever way the feature is named
+    (``specs/<name>``, an absolute path or a file URI)."""
+    names: list[str] = [command]
+    for arg in arguments:
+        text = arg if isinstance(arg, str) else repr(arg)
+        path = convert.uri_to_path(text) if text.startswith("file:") else text
+        if path is not None and os.path.isabs(path):
+            rel = os.path.relpath(path, root)
+            text = rel.replace(os.sep, "/") if not rel.startswith("..") else path
+        names.append(text.rstrip("/"))
+    return tuple(names)
+
+
 def _command(title: str, command: str, argument: str) -> lsp.Command:
     return lsp.Command(title=title, command=command, arguments=[argument])
 
@@ -80,31 +100,35 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
     if root is None or rel is None:
         return _for_client(session.client.code_action_literals, out)
     versions = {d.uri: d.version for d in list(session.documents.values())}
+    # One action per intent: several diagnostics offer the same fix (each capsule finding
+    # offers "Regenerate"), and the source actions repeat the capsule commands. The first
+    # quick fix of an intent stays and lists every diagnostic it resolves; a source action
+    # whose command a quick fix already runs is left out.
+    intents: dict[tuple[str, ...], lsp.CodeAction] = {}
     if _kind_allowed(lsp.CodeActionKind.QuickFix, only):
         for diagnostic in params.context.diagnostics:
             if diagnostic.source != convert.SOURCE:
                 continue
             for fix in convert.fixes_from_data(diagnostic.data):
-                out.append(fix_action(fix, diagnostic, versions, session.client.document_changes))
+                key = _intent(fix.command, fix.arguments, root) if fix.command else ("edit", fix.title)
+                seen = intents.get(key)
+                if seen is not None and not fix.edits:
+                    if seen.diagnostics is not None and diagnostic not in seen.diagnostics:
+                        seen.diagnostics = [*seen.diagnostics, diagnostic]
+                    continue
+                action = fix_action(fix, diagnostic, versions, session.client.document_changes)
+                intents.setdefault(key, action)
+                out.append(action)
     feature = feature_dir(rel)
     if feature is not None:
         target = convert.path_to_uri(f"{root}/{feature}")
-        if _kind_allowed(SOURCE_REGENERATE, only):
-            out.append(
-                lsp.CodeAction(
-                    title="Regenerate context capsule",
-                    kind=SOURCE_REGENERATE,
-                    command=_command("Regenerate context capsule", "gemstack.regenerateCapsule", target),
-                )
-            )
-        if _kind_allowed(SOURCE_VERIFY, only):
-            out.append(
-                lsp.CodeAction(
-                    title="Verify context capsule",
-                    kind=SOURCE_VERIFY,
-                    command=_command("Verify context capsule", "gemstack.verifyCapsule", target),
-                )
-            )
+        for kind, title, command in (
+            (SOURCE_REGENERATE, REGENERATE_TITLE, "gemstack.regenerateCapsule"),
+            (SOURCE_VERIFY, VERIFY_TITLE, "gemstack.verifyCapsule"),
+        ):
+            if not _kind_allowed(kind, only) or _intent(command, (target,), root) in intents:
+                continue
+            out.append(lsp.CodeAction(title=title, kind=kind, command=_command(title, command, target)))
     return _for_client(session.client.code_action_literals, out)
 
 

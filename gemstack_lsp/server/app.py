@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gemstack_lsp.server import (
     actions,
+    capsule_state,
     commands,
     completion,
     hover,
@@ -28,7 +29,7 @@ def create_server() -> GemstackServer:
     """A fully wired server, not yet started."""
     ls = GemstackServer()
     lifecycle.register(ls)
-    for module in (hover, actions, commands, lens, navigation, completion, symbols, settings_sync):
+    for module in (hover, actions, commands, capsule_state, lens, navigation, completion, symbols, settings_sync):
         module.register(ls)
     return ls
 

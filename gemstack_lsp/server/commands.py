@@ -17,6 +17,7 @@ import asyncio
 import datetime as dt
 import functools
 import hashlib
+import json
 import logging
 import os
 import uuid
@@ -28,6 +29,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
 from gemstack_lsp import containment
+from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.core.text import Span, utf8
 from gemstack_lsp.server import convert
@@ -183,8 +185,38 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
         report(f"wrote {feature.capsule}", 80)
         await _sync_open_buffer(server, root, feature.capsule, data.decode("utf-8"))
         request = engine.schedule(root)
-        await engine.current(root, request)
-    return {"written": True, "path": feature.capsule, "bytes": len(data)}
+        st = await engine.current(root, request)
+    remaining = [f for f in st.findings if f.path.startswith(feature.path + "/")]
+    message = regenerated_message(feature.capsule, data, remaining)
+    _show(server, message)
+    return {
+        "written": True,
+        "path": feature.capsule,
+        "bytes": len(data),
+        "invariants": _invariant_count(data),
+        "remaining": sorted({f.code for f in remaining}),
+        "message": message,
+    }
+
+
+def _invariant_count(data: bytes) -> int:
+    try:
+        capsule = json.loads(data)
+    except ValueError:
+        return 0
+    invariants = capsule.get("canonical_invariants") if isinstance(capsule, dict) else None
+    return len(invariants) if isinstance(invariants, list) else 0
+
+
+def regenerated_message(path: str, data: bytes, remaining: list[Finding]) -> str:
+    """What Regenerate wrote, and what the feature still reports (each finding explains itself)."""
+    count = _invariant_count(data)
+    message = f"Context capsule written: {path} ({len(data)} bytes, {count} invariant{'s' if count != 1 else ''})."
+    if remaining:
+        codes = sorted({f.code for f in remaining})
+        shown = ", ".join(codes[:3]) + (f" and {len(codes) - 3} more" if len(codes) > 3 else "")
+        message += f" Still reported for this feature: {shown} (see the Problems list)."
+    return message
 
 
 async def _sync_open_buffer(server: GemstackServer, root: str, rel: str, text: str) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from lsprotocol import types as lsp
 
+from gemstack_lsp.core.plaintext import markdown_to_plaintext
 from gemstack_lsp.core.redact import looks_secret
 from gemstack_lsp.core.text import Encoding, SourceText, Span
 from gemstack_lsp.ide import Candidate, HoverInfo, LensInfo, OutlineItem
@@ -54,9 +55,14 @@ COMPLETION_KINDS = {
 
 
 def to_hover(info: HoverInfo, source: SourceText, encoding: Encoding, markdown: bool) -> lsp.Hover:
-    kind = lsp.MarkupKind.Markdown if markdown else lsp.MarkupKind.PlainText
+    """The hover as Markdown, or as readable plain text for a client that takes no Markdown
+    (tables as aligned columns, no emphasis marks)."""
     rng = convert.to_range(source, info.span, encoding) if info.span is not None else None
-    return lsp.Hover(contents=lsp.MarkupContent(kind=kind, value=info.markdown), range=rng)
+    if markdown:
+        contents = lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=info.markdown)
+    else:
+        contents = lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value=markdown_to_plaintext(info.markdown))
+    return lsp.Hover(contents=contents, range=rng)
 
 
 def to_document_symbols(

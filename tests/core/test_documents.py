@@ -267,6 +267,10 @@ def test_FROZEN_ARTIFACT_CHANGED_on_state_json_and_on_the_artifact() -> None:
     assert on_state.phase == on_tasks.phase == "tasks"
     assert on_state.data["actual"] == hash_bytes(files[tasks])
     assert "recorded 8921f2faa46b..." in on_state.message
+    # Both say that regenerating the capsule does not clear them, and what does.
+    for f in (on_state, on_tasks):
+        assert "Regenerating the context capsule does not re-freeze the tasks phase" in f.message
+        assert "approve the tasks phase again" in f.message and "phase_hashes.tasks" in f.message
 
 
 def test_no_FROZEN_ARTIFACT_CHANGED_for_a_legacy_spec_or_crlf_line_endings() -> None:

@@ -310,7 +310,7 @@ local function main()
       return attached(buf)
     end) then
       vim.api.nvim_win_set_cursor(0, { stale.lnum + 1, stale.col })
-      wanted_action = "Regenerate context capsule"
+      wanted_action = "Regenerate the context capsule"
       local started = ms()
       offered = nil
       vim.lsp.buf.code_action()

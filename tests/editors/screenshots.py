@@ -37,6 +37,14 @@ VSCODE_SHOTS = [
         "wait": 2500,
     },
     {"name": "vscode-codelens.png", "file": "specs/009-context-capsule/spec.md", "line": 1, "wait": 3000},
+    {
+        "name": "vscode-status-bar.png",
+        "file": "specs/009-context-capsule/spec.md",
+        "line": 1,
+        "hoverStatus": "Capsule STALE",
+        "bottom": 240,
+        "wait": 2500,
+    },
 ]
 
 

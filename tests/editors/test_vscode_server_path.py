@@ -1,6 +1,11 @@
-"""The VS Code extension's server lookup (editors/vscode/src/serverPath.ts), run under node.
+"""The VS Code extension's logic that needs no VS Code, run under node.
 
-Uses the extension's own esbuild (installed by `make vsix`, which `make test` runs first).
+- ``src/serverPath.ts``: the lookup order (setting, private environment, PATH, .venv, pipx, uv);
+- ``src/install.ts``: the installer of the bundled wheel into the private environment;
+- ``src/status.ts``: the capsule status bar item's words.
+
+Each module is bundled with the extension's own esbuild (installed by `make vsix`, which
+`make test` runs first) and its test in editors/vscode/test runs with plain node.
 """
 
 from __future__ import annotations
@@ -16,16 +21,17 @@ EXTENSION = ROOT / "editors" / "vscode"
 ESBUILD = EXTENSION / "node_modules" / ".bin" / "esbuild"
 
 
-def test_server_lookup_order_and_errors(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("module", "test"), [("serverPath", "serverPath"), ("install", "install"), ("status", "status")])
+def test_extension_module(tmp_path: Path, module: str, test: str) -> None:
     if not ESBUILD.exists():
         pytest.fail(f"{ESBUILD} is missing: run `make vsix` (npm ci in editors/vscode)")
     node = shutil.which("node")
     assert node, "node is not on PATH (Node 20 is needed to build the extension)"
-    bundle = tmp_path / "serverPath.js"
+    bundle = tmp_path / f"{module}.js"
     subprocess.run(
         [
             str(ESBUILD),
-            str(EXTENSION / "src" / "serverPath.ts"),
+            str(EXTENSION / "src" / f"{module}.ts"),
             "--bundle",
             "--platform=node",
             "--format=cjs",
@@ -36,10 +42,10 @@ def test_server_lookup_order_and_errors(tmp_path: Path) -> None:
         timeout=120,
     )
     proc = subprocess.run(
-        [node, str(EXTENSION / "test" / "serverPath.test.js"), str(bundle)],
+        [node, str(EXTENSION / "test" / f"{test}.test.js"), str(bundle)],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr + proc.stdout
-    assert "serverPath: ok" in proc.stdout
+    assert f"{test}: ok" in proc.stdout

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from dataclasses import fields
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from gemstack_lsp import __version__
 from gemstack_lsp.server import settings as server_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +24,7 @@ SCHEMAS = ROOT / "gemstack_lsp" / "schemas"
 
 
 def _inputs() -> list[Path]:
-    files = [EXTENSION / "package.json", EXTENSION / "package-lock.json"]
+    files = [EXTENSION / "package.json", EXTENSION / "package-lock.json", EXTENSION / "README.md"]
     files += sorted((EXTENSION / "src").glob("*.ts"))
     files += sorted(SCHEMAS.glob("*.json"))
     return files
@@ -94,7 +96,12 @@ def test_settings_mirror_the_server(manifest: dict[str, Any]) -> None:
     assert props["gemstack.logLevel"]["enum"] == list(server_settings.LOG_LEVELS)
     # Client-only settings.
     assert props["gemstack.server.path"]["default"] == ""
-    assert "pip install gemstack-lsp" in props["gemstack.server.path"]["markdownDescription"]
+    description = props["gemstack.server.path"]["markdownDescription"]
+    # Install hints that work today: the bundled install command, or from a clone (the package
+    # is not published, and anyone could register its name).
+    assert "Gemstack: Install or update the server" in description
+    assert "python3 -m pip install /path/to/gemstack-lsp" in description
+    assert "pip install gemstack-lsp" not in description
     assert props["gemstack.trace.server"]["enum"] == ["off", "messages", "verbose"]
 
 
@@ -113,3 +120,34 @@ def test_json_artifacts_are_bound_to_the_bundled_schemas(vsix: zipfile.ZipFile, 
         assert schema.get("$schema", "").startswith("https://json-schema.org/"), member
         # The bundled copy is the package's schema, byte for byte.
         assert vsix.read(member) == (SCHEMAS / Path(url).name).read_bytes()
+
+
+def test_palette_has_the_install_command(manifest: dict[str, Any]) -> None:
+    titles = {f"{c['category']}: {c['title']}": c["command"] for c in manifest["contributes"]["commands"]}
+    assert titles["Gemstack: Install or update the server"] == "gemstack.installServer"
+
+
+def test_no_install_hint_names_the_unpublished_package(vsix: zipfile.ZipFile) -> None:
+    for name in ("extension/package.json", "extension/readme.md", "extension/out/extension.js"):
+        text = vsix.read(name).decode("utf-8")
+        assert "pip install gemstack-lsp" not in text, name
+
+
+def test_vsix_carries_the_server_wheel_built_from_this_tree(vsix: zipfile.ZipFile) -> None:
+    wheels = [n for n in vsix.namelist() if n.startswith("extension/bundled/") and n.endswith(".whl")]
+    assert len(wheels) == 1, wheels
+    assert Path(wheels[0]).name == f"gemstack_lsp-{__version__}-py3-none-any.whl"
+    wheel = zipfile.ZipFile(io.BytesIO(vsix.read(wheels[0])))
+    names = set(wheel.namelist())
+    dist_info = f"gemstack_lsp-{__version__}.dist-info"
+    metadata = wheel.read(f"{dist_info}/METADATA").decode("utf-8")
+    assert "Name: gemstack-lsp" in metadata and f"Version: {__version__}" in metadata
+    assert "gemstack-lsp = gemstack_lsp.cli:main" in wheel.read(f"{dist_info}/entry_points.txt").decode("utf-8")
+    # Every module of the package, byte for byte as in this tree (a stale .vsix fails here).
+    package = ROOT / "gemstack_lsp"
+    tree = {str(p.relative_to(ROOT)).replace("\\", "/") for p in package.rglob("*.py")}
+    packed = {n for n in names if n.startswith("gemstack_lsp/") and n.endswith(".py")}
+    assert packed == tree, f"rebuild the .vsix with `make vsix`: {sorted(packed ^ tree)[:5]}"
+    changed = [n for n in sorted(tree) if wheel.read(n) != (ROOT / n).read_bytes()]
+    assert changed == [], f"the bundled wheel is older than {changed[:5]}: rebuild it with `make vsix`"
+    assert "gemstack_lsp/schemas/context-capsule-v1.schema.json" in names

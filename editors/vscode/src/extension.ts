@@ -10,7 +10,16 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
 } from "vscode-languageclient/node";
-import { INSTALL_HINT, SERVER_NAME, resolveServer } from "./serverPath";
+import { CAPSULE_STATE_REQUEST, CapsuleState, capsuleStatusView } from "./status";
+import { bundledWheel, choosePython, installServer, needsUpdate, noPythonMessage } from "./install";
+import {
+  FROM_CLONE_HINT,
+  INSTALL_COMMAND,
+  INSTALL_COMMAND_TITLE,
+  SERVER_NAME,
+  pipxInstallCommand,
+  resolveServer,
+} from "./serverPath";
 
 /** Settings the server reads (section "gemstack"); the client-only keys are left out. */
 export const SERVER_SETTING_KEYS = [
@@ -38,6 +47,11 @@ const WATCHED = "**/{specs/**/*.md,context-capsule.json,cost-ledger.json,.gemsta
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
+/** The start (or install, then start) under way, so two never run at once. */
+let starting: Promise<void> | undefined;
+let installing = false;
+/** The file watcher of the running client (one per start, disposed with it). */
+let watcher: vscode.FileSystemWatcher | undefined;
 
 // Only the values the user set (folder, then workspace, then user settings): defaults stay
 // with the server, so a repository's .gemstack/lsp.toml is not overridden by package.json's.
@@ -56,29 +70,182 @@ function folderPaths(): string[] {
   return (vscode.workspace.workspaceFolders || []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
 }
 
-async function reportMissingServer(badSetting: string | undefined, tried: string[]): Promise<void> {
-  const message = badSetting
-    ? `Gemstack: gemstack.server.path is "${badSetting}", which is not an executable. ` +
-      `Fix the setting, or clear it to use ${SERVER_NAME} from PATH.`
-    : `Gemstack: the language server "${SERVER_NAME}" was not found (looked for: ${tried.join("; ")}). ` +
-      `Install it with "${INSTALL_HINT}" (in the workspace's .venv or on PATH), or set gemstack.server.path.`;
+/** The private environment: a venv in the extension's global storage. */
+function privateEnv(context: vscode.ExtensionContext): string {
+  return path.join(context.globalStorageUri.fsPath, "server");
+}
+
+function resolve(context: vscode.ExtensionContext) {
+  const setting = vscode.workspace.getConfiguration("gemstack").get<string>("server.path", "");
+  return resolveServer(setting, folderPaths(), process.env.PATH || "", { privateEnv: privateEnv(context) });
+}
+
+async function openServerSetting(): Promise<void> {
+  const query = "@id:gemstack.server.path";
+  output?.appendLine(`Gemstack: opening the setting (remote: ${vscode.env.remoteName ?? "none"})`);
+  // The setting is machine-overridable: in a remote window (code-server, SSH, containers) it
+  // lives in the Remote tab, and the User tab says "No Settings Found".
+  if (vscode.env.remoteName) {
+    try {
+      await vscode.commands.executeCommand("workbench.action.openRemoteSettings", { query });
+      return;
+    } catch (error) {
+      output?.appendLine(`Gemstack: the remote settings did not open: ${String(error)}`);
+    }
+  }
+  await vscode.commands.executeCommand("workbench.action.openSettings", query);
+}
+
+/** Tells the user, without waiting for an answer (activation and commands never block on it). */
+function reportMissingServer(context: vscode.ExtensionContext, tried: string[], why?: string): void {
+  const wheel = bundledWheel(context.extensionPath);
+  const message =
+    why ??
+    `Gemstack: the language server "${SERVER_NAME}" was not found (looked in: ${tried.join("; ")}). ` +
+      `Run "${INSTALL_COMMAND_TITLE}", install it from a clone with "${FROM_CLONE_HINT}", or set gemstack.server.path.`;
   output?.appendLine(message);
-  const choice = await vscode.window.showErrorMessage(message, "Copy Install Command", "Open Settings");
-  if (choice === "Copy Install Command") {
-    await vscode.env.clipboard.writeText(INSTALL_HINT);
-  } else if (choice === "Open Settings") {
-    await vscode.commands.executeCommand("workbench.action.openSettings", "gemstack.server.path");
+  const copy = wheel ? pipxInstallCommand(wheel) : FROM_CLONE_HINT;
+  void vscode.window.showErrorMessage(message, "Install or Update the Server", "Copy Install Command", "Open Settings").then(
+    async (choice) => {
+      if (choice === "Install or Update the Server") {
+        await vscode.commands.executeCommand(INSTALL_COMMAND);
+      } else if (choice === "Copy Install Command") {
+        await vscode.env.clipboard.writeText(copy);
+        void vscode.window.showInformationMessage(`Gemstack: copied "${copy}"`);
+      } else if (choice === "Open Settings") {
+        await openServerSetting();
+      }
+    },
+  );
+}
+
+function reportBadSetting(value: string): void {
+  const message =
+    `Gemstack: gemstack.server.path is "${value}", which is not an executable. ` +
+    `Fix the setting, or clear it to use the server the extension installs (or ${SERVER_NAME} from PATH).`;
+  output?.appendLine(message);
+  void vscode.window.showErrorMessage(message, "Open Settings").then((c) => c && openServerSetting());
+}
+
+/** The Python the Python extension selected for the workspace, if that extension is installed. */
+async function pythonFromExtension(): Promise<string | undefined> {
+  const ext = vscode.extensions.getExtension("ms-python.python");
+  if (!ext) return undefined;
+  try {
+    const api = (ext.isActive ? ext.exports : await ext.activate()) as any;
+    const environments = api?.environments;
+    if (!environments?.getActiveEnvironmentPath) return undefined;
+    const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const active = environments.getActiveEnvironmentPath(resource);
+    const resolved = active ? await environments.resolveEnvironment(active) : undefined;
+    const executable: string | undefined = resolved?.executable?.uri?.fsPath ?? active?.path;
+    return executable || undefined;
+  } catch (error) {
+    output?.appendLine(`Gemstack: the Python extension did not name an interpreter: ${String(error)}`);
+    return undefined;
   }
 }
 
-async function startClient(context: vscode.ExtensionContext): Promise<void> {
-  const setting = vscode.workspace.getConfiguration("gemstack").get<string>("server.path", "");
-  const resolution = resolveServer(setting, folderPaths());
-  if (!resolution.command) {
-    await reportMissingServer(resolution.badSetting, resolution.tried);
+/**
+ * Installs (or updates) the bundled server into the private environment, with a progress
+ * notification. Answers the server's path, or undefined after telling the user why not.
+ */
+async function installPrivateServer(
+  context: vscode.ExtensionContext,
+  reason: string,
+  tried: string[],
+): Promise<string | undefined> {
+  const wheel = bundledWheel(context.extensionPath);
+  if (!wheel) {
+    reportMissingServer(
+      context,
+      tried,
+      `Gemstack: the language server "${SERVER_NAME}" was not found (looked in: ${tried.join("; ") || "nowhere"}), ` +
+        `and this build of the extension carries no server to install. Install it from a clone with "${FROM_CLONE_HINT}" ` +
+        `and set gemstack.server.path if it is not on PATH.`,
+    );
+    return undefined;
+  }
+  installing = true;
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "Gemstack: installing the language server", cancellable: false },
+      async (progress) => {
+        progress.report({ message: "finding Python" });
+        const fromExtension = await pythonFromExtension();
+        const candidates = [fromExtension || "", "python3", "python"];
+        const choice = await choosePython(candidates);
+        for (const line of choice.refused) output?.appendLine(`Gemstack: Python refused: ${line}`);
+        if (!choice.python || !choice.version) {
+          const message = noPythonMessage(choice.refused);
+          output?.appendLine(message);
+          void vscode.window.showErrorMessage(message, "Show Output").then((c) => c && output?.show());
+          return undefined;
+        }
+        const envDir = privateEnv(context);
+        output?.appendLine(`Gemstack: ${reason}: installing ${path.basename(wheel)} into ${envDir} with ${choice.python} (Python ${choice.version})`);
+        try {
+          const server = await installServer({
+            python: choice.python,
+            pythonVersion: choice.version,
+            envDir,
+            wheel,
+            report: (message) => progress.report({ message }),
+            log: (line) => output?.appendLine(line),
+          });
+          output?.appendLine(`Gemstack: installed ${server}`);
+          return server;
+        } catch (error) {
+          const message = `Gemstack: installing the language server failed: ${error instanceof Error ? error.message : String(error)}`;
+          output?.appendLine(message);
+          void vscode.window.showErrorMessage(message, "Show Output").then((c) => c && output?.show());
+          return undefined;
+        }
+      },
+    );
+  } finally {
+    installing = false;
+  }
+}
+
+/** Starts the server, installing it first when nothing is found (never waits on a message). */
+function ensureStarted(context: vscode.ExtensionContext, forceInstall = false): Promise<void> {
+  const previous = starting ?? Promise.resolve();
+  const next = previous.then(() => startClient(context, forceInstall)).catch((error) => {
+    output?.appendLine(`Gemstack: ${String(error)}`);
+  });
+  starting = next;
+  void next.finally(() => {
+    if (starting === next) starting = undefined;
+  });
+  return next;
+}
+
+async function startClient(context: vscode.ExtensionContext, forceInstall: boolean): Promise<void> {
+  await stopClient();
+  let resolution = resolve(context);
+  if (resolution.badSetting) {
+    reportBadSetting(resolution.badSetting);
     return;
   }
-  output?.appendLine(`Gemstack: starting ${resolution.command} serve`);
+  const wheel = bundledWheel(context.extensionPath);
+  const outdated = resolution.source === "private" && needsUpdate(privateEnv(context), wheel);
+  if (forceInstall || !resolution.command || outdated) {
+    const reason = forceInstall ? "on request" : outdated ? "the extension carries another server build" : "no server found";
+    const installed = await installPrivateServer(context, reason, resolution.tried);
+    if (installed === undefined && !resolution.command) return; // the user was told why
+    resolution = resolve(context);
+    if (forceInstall && installed && resolution.source !== "private") {
+      void vscode.window.showInformationMessage(
+        `Gemstack: the server was installed in the private environment, but ${resolution.command} (${resolution.source}) comes first in the lookup and is used.`,
+      );
+    }
+  }
+  if (!resolution.command) {
+    reportMissingServer(context, resolution.tried);
+    return;
+  }
+  output?.appendLine(`Gemstack: starting ${resolution.command} serve (from ${resolution.source})`);
   const folders = folderPaths();
   const serverOptions: ServerOptions = {
     command: resolution.command,
@@ -92,7 +259,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     initializationOptions: serverSettings(),
     synchronize: {
       configurationSection: "gemstack",
-      fileEvents: vscode.workspace.createFileSystemWatcher(WATCHED),
+      fileEvents: (watcher = vscode.workspace.createFileSystemWatcher(WATCHED)),
     },
     middleware: {
       workspace: {
@@ -110,9 +277,11 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       },
     },
   };
-  client = new LanguageClient("gemstack", "Gemstack", serverOptions, clientOptions);
+  const started = new LanguageClient("gemstack", "Gemstack", serverOptions, clientOptions);
+  client = started;
   try {
-    await client.start();
+    await started.start();
+    status?.refresh();
   } catch (error) {
     const message = `Gemstack: the language server failed to start (${resolution.command} serve): ${String(error)}`;
     output?.appendLine(message);
@@ -123,7 +292,16 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
 async function stopClient(): Promise<void> {
   const running = client;
   client = undefined;
-  if (running) await running.stop();
+  watcher?.dispose();
+  watcher = undefined;
+  status?.refresh();
+  if (!running) return;
+  try {
+    await running.stop();
+  } catch (error) {
+    // A client that never started (or whose server died) has nothing left to stop.
+    output?.appendLine(`Gemstack: stopping the language server: ${String(error)}`);
+  }
 }
 
 /** The feature directory (specs/<feature>) of a file, if it lies in one. */
@@ -173,11 +351,18 @@ function describe(result: unknown): string {
   return text.length > 300 ? text.slice(0, 297) + "..." : text;
 }
 
-/** Runs a server command through workspace/executeCommand and shows what it answered. */
+/**
+ * Runs a server command through workspace/executeCommand. The server itself tells the user
+ * what happened (window/showMessage: what was written, the state); the answer goes to the
+ * output channel, and only a failure of the request is shown here.
+ */
 async function runServerCommand(command: string, args: unknown[], title: string): Promise<void> {
   if (!client || !client.isRunning()) {
-    void vscode.window.showErrorMessage(
-      `Gemstack: the language server is not running. Install it with "${INSTALL_HINT}" or set gemstack.server.path, then run "Gemstack: Restart Language Server".`,
+    const message = installing
+      ? "Gemstack: the language server is still being installed; try again in a moment."
+      : `Gemstack: the language server is not running. Run "${INSTALL_COMMAND_TITLE}", or set gemstack.server.path and run "Gemstack: Restart Language Server".`;
+    void vscode.window.showErrorMessage(message, ...(installing ? [] : ["Install or Update the Server"])).then(
+      (c) => c && vscode.commands.executeCommand(INSTALL_COMMAND),
     );
     return;
   }
@@ -186,16 +371,74 @@ async function runServerCommand(command: string, args: unknown[], title: string)
       { location: vscode.ProgressLocation.Window, title: `Gemstack: ${title}` },
       () => client!.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }),
     );
-    void vscode.window.showInformationMessage(`Gemstack: ${title}: ${describe(result)}`);
+    output?.appendLine(`Gemstack: ${title}: ${describe(result)}`);
   } catch (error) {
     void vscode.window.showErrorMessage(`Gemstack: ${title} failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    status?.refresh();
   }
 }
 
+/** The status bar item: the capsule state of the active editor's feature, from the server. */
+class CapsuleStatus implements vscode.Disposable {
+  readonly item = vscode.window.createStatusBarItem("gemstack.capsuleState", vscode.StatusBarAlignment.Left, 20);
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+
+  constructor() {
+    this.item.name = "Gemstack Capsule State";
+  }
+
+  /** Asks again soon (several events in a row ask once). */
+  refresh(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.update(), 150);
+  }
+
+  private async update(): Promise<void> {
+    const generation = ++this.generation;
+    const editor = vscode.window.activeTextEditor;
+    const running = client;
+    if (!editor || editor.document.uri.scheme !== "file" || !featureDirOf(editor.document.uri.fsPath) || !running?.isRunning()) {
+      this.item.hide();
+      return;
+    }
+    let state: CapsuleState | null = null;
+    try {
+      state = await running.sendRequest<CapsuleState | null>(CAPSULE_STATE_REQUEST, {
+        textDocument: { uri: editor.document.uri.toString() },
+      });
+    } catch (error) {
+      output?.appendLine(`Gemstack: ${CAPSULE_STATE_REQUEST} failed: ${String(error)}`);
+    }
+    if (generation !== this.generation) return; // a newer question is under way
+    if (!state) {
+      this.item.hide();
+      return;
+    }
+    const view = capsuleStatusView(state);
+    this.item.text = view.text;
+    this.item.tooltip = view.tooltip;
+    this.item.backgroundColor = view.alert ? new vscode.ThemeColor(view.alert) : undefined;
+    this.item.command = { title: view.command, command: view.command, arguments: [vscode.Uri.parse(state.featureUri).fsPath] };
+    this.item.accessibilityInformation = { label: `Gemstack capsule ${state.state} for ${state.feature}` };
+    this.item.show();
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.item.dispose();
+  }
+}
+
+let status: CapsuleStatus | undefined;
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("Gemstack");
+  status = new CapsuleStatus();
   context.subscriptions.push(
     output,
+    status,
     vscode.commands.registerCommand("gemstack.editor.regenerateCapsule", async (feature?: string) => {
       const dir = feature || (await pickFeature());
       if (dir) await runServerCommand("gemstack.regenerateCapsule", [featureUri(dir)], "Regenerate Context Capsule");
@@ -208,19 +451,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await runServerCommand("gemstack.checkWorkspace", [], "Check Workspace");
       await vscode.commands.executeCommand("workbench.actions.view.problems");
     }),
-    vscode.commands.registerCommand("gemstack.editor.restartServer", async () => {
-      await stopClient();
-      await startClient(context);
-    }),
+    vscode.commands.registerCommand("gemstack.editor.restartServer", () => ensureStarted(context)),
+    vscode.commands.registerCommand(INSTALL_COMMAND, () => ensureStarted(context, true)),
     vscode.commands.registerCommand("gemstack.editor.showOutput", () => output?.show()),
-    vscode.workspace.onDidChangeConfiguration(async (event) => {
-      if (event.affectsConfiguration("gemstack.server.path")) {
-        await stopClient();
-        await startClient(context);
-      }
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration("gemstack.server.path")) void ensureStarted(context);
     }),
+    vscode.window.onDidChangeActiveTextEditor(() => status?.refresh()),
+    vscode.languages.onDidChangeDiagnostics(() => status?.refresh()),
   );
-  await startClient(context);
+  // Never awaited: activation (and so every Gemstack command) must not wait on an install or a message.
+  void ensureStarted(context);
 }
 
 export async function deactivate(): Promise<void> {

@@ -37,6 +37,12 @@ async function notifications(page) {
   );
 }
 
+async function statusBar(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".statusbar-item")].map((e) => e.textContent || "").join(" | "),
+  );
+}
+
 async function firstRow(page) {
   return page.evaluate(() => {
     const row = document.querySelector(".quick-input-widget .monaco-list-row.focused, .quick-input-widget .monaco-list-row");
@@ -101,7 +107,10 @@ async function openFile(page, rel, line) {
     const want = expected.codes || [];
     const deadline = Date.now() + TIMEOUT;
     let seen = { rows: [], status: null };
+    // Every notification text seen while waiting (a progress notification comes and goes).
+    const seenNotifications = new Set();
     while (want.length > 0 && Date.now() < deadline) {
+      for (const t of await notifications(page)) seenNotifications.add(t);
       seen = await problems(page);
       const text = seen.rows.map((r) => r.text + " " + r.label).join("\n");
       if (want.length > 0 && want.every((code) => text.includes(code))) break;
@@ -109,6 +118,7 @@ async function openFile(page, rel, line) {
     }
     result.steps.problems = Date.now() - started;
     result.problems = seen;
+    result.seen_notifications = [...seenNotifications];
     // Wait for a notification (e.g. the missing-server error).
     const notification = process.env.GEMSTACK_NOTIFICATION;
     if (notification) {
@@ -124,6 +134,45 @@ async function openFile(page, rel, line) {
         await sleep(300);
       }
     }
+    // A toast: wait for it; run a palette command while it is open (it must answer, not wait
+    // on the toast); then press one of its buttons and read what a selector shows.
+    const toast = JSON.parse(process.env.GEMSTACK_TOAST || "null");
+    if (toast) {
+      result.toast = {};
+      const box = page.locator(".notification-toast", { hasText: toast.text }).first();
+      await box.waitFor({ timeout: TIMEOUT });
+      result.toast.shown = (await box.textContent()) || "";
+      if (toast.command) {
+        await runCommand(page, toast.command);
+        const until = Date.now() + TIMEOUT;
+        result.toast.answered = false;
+        while (Date.now() < until) {
+          const texts = await notifications(page);
+          if (texts.some((t) => t.includes(toast.answer))) {
+            result.toast.answered = true;
+            break;
+          }
+          await sleep(300);
+        }
+        result.toast.notifications = await notifications(page);
+      }
+      if (toast.button) {
+        const again = page.locator(".notification-toast", { hasText: toast.text }).first();
+        await again.hover();
+        await again.locator(".monaco-button", { hasText: toast.button }).first().click();
+        let text = "";
+        const until = Date.now() + TIMEOUT;
+        while (Date.now() < until) {
+          text = await page.evaluate(
+            (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent || "").join("\n"),
+            toast.selector,
+          );
+          if (text.includes(toast.expect)) break;
+          await sleep(300);
+        }
+        result.toast.after = text;
+      }
+    }
     // Probes: open a file at a position, press keys, read the text of the elements matching a selector.
     result.probes = {};
     for (const probe of JSON.parse(process.env.GEMSTACK_PROBES || "[]")) {
@@ -132,13 +181,19 @@ async function openFile(page, rel, line) {
         await page.keyboard.press("Home");
         for (let i = 1; i < probe.column; i++) await page.keyboard.press("ArrowRight");
       }
-      for (const key of probe.keys || []) {
-        await page.keyboard.press(key);
-        await sleep(150);
-      }
       let text = "";
       const until = Date.now() + TIMEOUT;
+      let pressed = 0;
       while (Date.now() < until) {
+        // Press the keys again every few seconds: on a loaded machine the first chord may
+        // reach an editor that is still opening.
+        if ((probe.keys || []).length > 0 && Date.now() >= pressed + 4000) {
+          for (const key of probe.keys) {
+            await page.keyboard.press(key);
+            await sleep(150);
+          }
+          pressed = Date.now();
+        }
         text = await page.evaluate(
           (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent || "").join("\n"),
           probe.selector,
@@ -148,6 +203,26 @@ async function openFile(page, rel, line) {
       }
       result.probes[probe.name] = text;
       await page.keyboard.press("Escape");
+    }
+    // Click the status bar item showing one text, and wait for the status bar to show another.
+    const click = JSON.parse(process.env.GEMSTACK_STATUS_CLICK || "null");
+    if (click) {
+      const t0 = Date.now();
+      if (click.file) await openFile(page, click.file, 1);
+      const item = page.locator(".statusbar-item", { hasText: click.text }).first();
+      await item.waitFor({ timeout: TIMEOUT });
+      result.status_before = await statusBar(page);
+      await item.locator("a, .statusbar-item-label").first().click();
+      let shown = "";
+      const until = Date.now() + TIMEOUT;
+      while (Date.now() < until) {
+        shown = await statusBar(page);
+        if (shown.includes(click.expect)) break;
+        await sleep(300);
+      }
+      result.status_click = { after: shown, reached: shown.includes(click.expect), ms: Date.now() - t0 };
+      await sleep(500);
+      result.notifications_after_click = await notifications(page);
     }
     // Then run a palette command and wait for a code to leave the Problems panel.
     const after = JSON.parse(process.env.GEMSTACK_AFTER || "null");
@@ -186,8 +261,16 @@ async function openFile(page, rel, line) {
           await sleep(150);
         }
         if (shot.command) await runCommand(page, shot.command);
+        if (shot.hoverStatus) {
+          // Point at the status bar item showing this text, so its tooltip shows.
+          const item = page.locator(".statusbar-item", { hasText: shot.hoverStatus }).first();
+          await item.waitFor({ timeout: TIMEOUT });
+          await item.hover();
+        }
         await sleep(shot.wait || 1500);
-        await page.screenshot({ path: path.join(shotDir, shot.name) });
+        const viewport = page.viewportSize();
+        const clip = shot.bottom && viewport ? { x: 0, y: viewport.height - shot.bottom, width: viewport.width, height: shot.bottom } : undefined;
+        await page.screenshot({ path: path.join(shotDir, shot.name), clip });
         await page.keyboard.press("Escape");
       }
     }

@@ -7,13 +7,15 @@ a query only filters it, so typing in the symbol picker costs a scan of that lis
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
-from gemstack_lsp.core.memo import per_text
+from gemstack_lsp.core.repo import Document
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
-from gemstack_lsp.ide.outline import document_outline, outline
+from gemstack_lsp.host.cancel import check_cancelled
+from gemstack_lsp.ide.outline import outline
 
 __all__ = ["SymbolEntry", "all_symbols", "fuzzy_match", "workspace_symbols"]
 
@@ -44,30 +46,43 @@ def fuzzy_match(query: str, name: str) -> bool:
     return all(ch in it for ch in query.lower())
 
 
-@per_text
-def _declared(path: str, text: str, container: str) -> tuple[SymbolEntry, ...]:
-    """The symbols one feature document declares (a pure function of its text: kept across
-    the revisions that leave the document unchanged)."""
+def _declared(doc: Document, container: str) -> tuple[SymbolEntry, ...]:
+    """The symbols one feature document declares."""
+    if doc.text is None:
+        return ()
     return tuple(
-        SymbolEntry(item.name, item.kind, path, item.selection, container)
-        for top in outline(path, text)
+        SymbolEntry(item.name, item.kind, doc.path, item.selection, container)
+        for top in outline(doc.path, doc.text)
         for item in top.walk()
         if item.kind not in _STRUCTURE
     )
 
 
+def _feature_entry(doc: Document, name: str, folder: str) -> SymbolEntry:
+    """The feature itself: its spec's first outline item, or its folder when it has no spec."""
+    items = outline(doc.path, doc.text) if doc.text is not None else ()
+    first = items[0].selection if items else Span(0, 0)
+    return SymbolEntry(name, "feature", doc.path if doc.exists else folder, first, "specs")
+
+
 def _collect(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:
-    repo = snapshot.repo
+    """Every symbol of the snapshot. Each document's part is a summary the host keeps while
+    the document is unchanged (``Snapshot.per_document``): a revision re-reads only the
+    documents it changed, never the whole repository."""
     out: list[SymbolEntry] = []
-    for feature in repo.features():
-        spec = repo.document(feature.spec)
-        items = document_outline(snapshot, feature.spec)
-        first = items[0].selection if items else Span(0, 0)
-        out.append(SymbolEntry(feature.name, "feature", feature.spec if spec.exists else feature.path, first, "specs"))
+    for feature in snapshot.repo.features():
+        check_cancelled()
+        folder, name = feature.path, feature.name
+        out.append(
+            snapshot.per_document(
+                feature.spec,
+                ("ide.symbols.feature", name),
+                functools.partial(_feature_entry, name=name, folder=folder),
+            )
+        )
+        declared = functools.partial(_declared, container=name)
         for path in (feature.spec, feature.plan, feature.tasks):
-            text = repo.document(path).text
-            if text is not None:
-                out.extend(_declared(path, text, feature.name))
+            out.extend(snapshot.per_document(path, ("ide.symbols", name), declared))
     return tuple(out)
 
 
@@ -76,11 +91,18 @@ def all_symbols(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:
     return snapshot.derived(("ide.workspace-symbols",), _collect)
 
 
-def workspace_symbols(snapshot: Snapshot, query: str) -> list[SymbolEntry]:
-    """The features and the ids they declare whose names match ``query`` (fuzzy, in order)."""
+def workspace_symbols(snapshot: Snapshot, query: str, limit: int | None = None) -> list[SymbolEntry]:
+    """The features and the ids they declare whose names match ``query`` (fuzzy, in order),
+    at most ``limit`` of them."""
     entries = all_symbols(snapshot)
     if not query:
-        return list(entries)
+        return list(entries[:limit])
     # ``fuzzy_match`` as one regular expression: the query's characters in order, anything between.
     pattern = re.compile(".*?".join(re.escape(ch) for ch in query.lower()))
-    return [entry for entry in entries if pattern.search(entry.name.lower())]
+    out: list[SymbolEntry] = []
+    for entry in entries:
+        if pattern.search(entry.name.lower()):
+            out.append(entry)
+            if limit is not None and len(out) >= limit:
+                break
+    return out

@@ -75,6 +75,11 @@ def document_link(server: GemstackServer, params: lsp.DocumentLinkParams) -> lis
     ]
 
 
+#: At most this many workspace symbols per answer (the first matches in repository order): a
+#: picker shows a screenful, and 150,000 symbols of a large repository help nobody.
+WORKSPACE_SYMBOL_LIMIT = 256
+
+
 def workspace_symbol(server: GemstackServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
     session = server.session
     encoding = session.encoding
@@ -82,10 +87,10 @@ def workspace_symbol(server: GemstackServer, params: lsp.WorkspaceSymbolParams) 
     server.stats["workspaceSymbol"] += 1
     out: list[lsp.SymbolInformation] = []
     for root in session.roots():
-        if not session.settings_for_root(root).navigation:
+        if not session.settings_for_root(root).navigation or len(out) >= WORKSPACE_SYMBOL_LIMIT:
             continue
         snapshot = session.snapshot_of(root)
-        for entry in ide.workspace_symbols(snapshot, params.query):
+        for entry in ide.workspace_symbols(snapshot, params.query, WORKSPACE_SYMBOL_LIMIT - len(out)):
             uri = uris.get((root, entry.path)) or convert.path_to_uri(os.path.join(root, entry.path))
             out.append(
                 lsp.SymbolInformation(

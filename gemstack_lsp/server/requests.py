@@ -7,7 +7,7 @@ workspace symbol search is computed. Every request gets an answer:
 
 - a request the client cancelled before it started is answered ``RequestCancelled`` without
   running; one cancelled while it runs is answered ``RequestCancelled`` at once, and the
-  handler, which polls ``cancelled()`` in its loops, stops early;
+  handler, which polls ``host.cancel.check_cancelled()`` in its loops, stops early;
 - a handler that refuses (``RequestRefused``: an unknown document, an argument outside the
   workspace) is answered ``RequestFailed`` with its message, logged once without a traceback;
 - a handler that fails is answered ``RequestFailed`` naming the method and the error (the
@@ -20,13 +20,14 @@ Params that do not fit the method's types never reach a handler: the protocol an
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
+
+from gemstack_lsp.host.cancel import Cancelled, cancellation
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -40,8 +41,6 @@ Handler = Callable[["GemstackServer", P], R]
 
 #: LSP's RequestFailed: the request was valid but the server could not answer it.
 REQUEST_FAILED = -32803
-
-_TOKEN: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("gemstack_cancel", default=None)
 
 
 class RequestRefused(Exception):
@@ -60,20 +59,9 @@ class RequestFailed(JsonRpcException):
         self.expected = expected
 
 
-class RequestCancelled(Exception):
-    """Raised by ``check_cancelled`` inside a handler whose request was cancelled."""
-
-
-def cancelled() -> bool:
-    """True when the client cancelled the request the current handler is answering."""
-    token = _TOKEN.get()
-    return token is not None and token.is_set()
-
-
-def check_cancelled() -> None:
-    """Stop the current handler when its request was cancelled."""
-    if cancelled():
-        raise RequestCancelled()
+def _run(token: threading.Event, fn: Handler[P, R], server: GemstackServer, params: P) -> R:
+    with cancellation(token):
+        return fn(server, params)
 
 
 def request(server: GemstackServer, method: str, options: Any = None) -> Callable[[Handler[P, R]], Handler[P, R]]:
@@ -85,16 +73,14 @@ def request(server: GemstackServer, method: str, options: Any = None) -> Callabl
             if await server.checkpoint():
                 raise JsonRpcRequestCancelled()
             token = threading.Event()
-            context = contextvars.copy_context()
-            context.run(_TOKEN.set, token)
             loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(server.request_executor, context.run, fn, server, params)
+            future = loop.run_in_executor(server.request_executor, _run, token, fn, server, params)
             try:
                 return await asyncio.shield(future)
             except asyncio.CancelledError:
                 token.set()  # the worker stops at its next check; the client is answered now
                 raise
-            except RequestCancelled:
+            except Cancelled:
                 raise JsonRpcRequestCancelled() from None
             except RequestRefused as exc:
                 raise RequestFailed(str(exc), expected=True) from None

@@ -8,11 +8,11 @@ when it is empty); a one-line object, or an empty one in a one-line document, st
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
 from gemstack_lsp.core.jsonspan import JsonObject
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span
 
 
@@ -33,12 +33,12 @@ def _line_indent(text: str, offset: int) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-@functools.lru_cache(maxsize=32)
+@per_text
 def _newline(text: str) -> str:
     return "\r\n" if "\r\n" in text else "\n"
 
 
-@functools.lru_cache(maxsize=32)
+@per_text
 def indent_unit(text: str) -> str:
     """The document's indentation step: a tab, or the smallest positive run of leading spaces (2 by default)."""
     smallest = 0

@@ -27,7 +27,9 @@ def completion(server: GemstackServer, params: lsp.CompletionParams) -> lsp.Comp
     candidates = ide.complete(ctx.snapshot, ctx.rel, offset)
     return lsp.CompletionList(
         is_incomplete=False,
-        items=convert_ide.to_completion_items(candidates, ctx.source, ctx.encoding, ctx.client.snippets),
+        items=convert_ide.to_completion_items(
+            candidates, ctx.source, ctx.encoding, ctx.client.snippets, ctx.client.markdown_completion_docs
+        ),
     )
 
 

@@ -100,9 +100,10 @@ def to_symbol_information(
 
 
 def to_completion_items(
-    candidates: Iterable[Candidate], source: SourceText, encoding: Encoding, snippets: bool
+    candidates: Iterable[Candidate], source: SourceText, encoding: Encoding, snippets: bool, markdown: bool = True
 ) -> list[lsp.CompletionItem]:
-    """Completion items in the order given; a snippet is plain text for clients without snippets."""
+    """Completion items in the order given; a snippet is plain text for clients without snippets,
+    and the documentation readable plain text for clients without Markdown."""
     items = []
     for n, c in enumerate(candidates):
         use_snippet = c.snippet and snippets
@@ -114,9 +115,7 @@ def to_completion_items(
                 label=c.label,
                 kind=COMPLETION_KINDS[c.kind],
                 detail=c.detail,
-                documentation=(
-                    lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=c.documentation) if c.documentation else None
-                ),
+                documentation=_documentation(c.documentation, markdown),
                 filter_text=c.filter,
                 sort_text=f"{n:04d}",
                 insert_text_format=lsp.InsertTextFormat.Snippet if use_snippet else lsp.InsertTextFormat.PlainText,
@@ -124,6 +123,14 @@ def to_completion_items(
             )
         )
     return items
+
+
+def _documentation(text: str | None, markdown: bool) -> lsp.MarkupContent | None:
+    if not text:
+        return None
+    if markdown:
+        return lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text)
+    return lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value=markdown_to_plaintext(text))
 
 
 def to_location(uri: str, source: SourceText | None, span: Span, encoding: Encoding) -> lsp.Location:

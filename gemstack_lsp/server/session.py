@@ -107,6 +107,8 @@ class ClientFeatures:
     hierarchical_symbols: bool = False
     #: Completion items may use snippet syntax (placeholders).
     snippets: bool = False
+    #: Completion documentation may be Markdown (else it is sent as plain text).
+    markdown_completion_docs: bool = False
     #: Document links may carry a tooltip.
     link_tooltips: bool = False
     #: The client honours ``workspace/codeLens/refresh``.
@@ -119,6 +121,7 @@ class ClientFeatures:
         win = caps.window
         wse = ws.workspace_edit if ws else None
         hover_formats = td.hover.content_format if td and td.hover else None
+        item = td.completion.completion_item if td and td.completion else None
         return cls(
             pull_diagnostics=bool(td and td.diagnostic is not None),
             diagnostic_refresh=bool(ws and ws.diagnostics and ws.diagnostics.refresh_support),
@@ -143,8 +146,10 @@ class ClientFeatures:
             hierarchical_symbols=bool(
                 td and td.document_symbol and td.document_symbol.hierarchical_document_symbol_support
             ),
-            snippets=bool(
-                td and td.completion and td.completion.completion_item and td.completion.completion_item.snippet_support
+            snippets=bool(item and item.snippet_support),
+            # No declared format: plain text, which every client shows as it is.
+            markdown_completion_docs=bool(
+                item and item.documentation_format and lsp.MarkupKind.Markdown in item.documentation_format
             ),
             link_tooltips=bool(td and td.document_link and td.document_link.tooltip_support),
             code_lens_refresh=bool(ws and ws.code_lens and ws.code_lens.refresh_support),

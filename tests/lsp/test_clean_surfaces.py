@@ -171,3 +171,33 @@ def test_a_cancel_for_an_answered_request_logs_no_warning(caplog: pytest.LogCapt
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
     # The id is still remembered, so a handler that runs late sees it was cancelled.
     assert 42 in server.protocol.cancelled
+
+
+def _plain_text_completion_docs(caps: lsp.ClientCapabilities) -> None:
+    assert caps.text_document is not None and caps.text_document.completion is not None
+    item = caps.text_document.completion.completion_item
+    assert item is not None
+    item.documentation_format = [lsp.MarkupKind.PlainText]
+
+
+async def test_plain_text_completion_documentation_for_clients_without_markdown(
+    make_client: MakeClient, gem_repo: Path
+) -> None:
+    """Vim's ALE and other clients that declare only plain text get no ``**`` or backticks."""
+    h = await make_client("neovim", gem_repo, fake=False, tweak=_plain_text_completion_docs)
+    text = '# Demo\n\n```gemstack-billable-actions\n[\n  {"id": "x", "cap'
+    uri = h.open(SPEC, text)
+    end = h.position(SPEC, '"cap', 4)
+    result = await h.request(
+        lsp.TEXT_DOCUMENT_COMPLETION,
+        lsp.CompletionParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=end),
+    )
+    items = list(result.items) if isinstance(result, lsp.CompletionList) else list(result or [])
+    documented = [i for i in items if i.documentation is not None]
+    assert documented, [i.label for i in items]
+    for item in documented:
+        assert isinstance(item.documentation, lsp.MarkupContent)
+        assert item.documentation.kind == lsp.MarkupKind.PlainText
+        assert "**" not in item.documentation.value and "`" not in item.documentation.value, item.documentation.value
+    capability = next(i for i in documented if i.label == "capability_id")
+    assert capability.documentation.value.startswith("Capability id")

@@ -187,14 +187,19 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
         request = engine.schedule(root)
         st = await engine.current(root, request)
     remaining = [f for f in st.findings if f.path.startswith(feature.path + "/")]
-    message = regenerated_message(feature.capsule, data, remaining)
-    _show(server, message)
+    left_out = [w.message for w in result.warnings]
+    message = regenerated_message(feature.capsule, data, remaining, len(left_out), result.condensed)
+    _show(server, message, lsp.MessageType.Warning if left_out else lsp.MessageType.Info)
+    for note in left_out:
+        server.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning, message=note))
     return {
         "written": True,
         "path": feature.capsule,
         "bytes": len(data),
         "invariants": _invariant_count(data),
         "remaining": sorted({f.code for f in remaining}),
+        "left_out": left_out,
+        "condensed": list(result.condensed),
         "message": message,
     }
 
@@ -208,10 +213,18 @@ def _invariant_count(data: bytes) -> int:
     return len(invariants) if isinstance(invariants, list) else 0
 
 
-def regenerated_message(path: str, data: bytes, remaining: list[Finding]) -> str:
-    """What Regenerate wrote, and what the feature still reports (each finding explains itself)."""
+def regenerated_message(
+    path: str, data: bytes, remaining: list[Finding], left_out: int = 0, condensed: tuple[str, ...] = ()
+) -> str:
+    """What Regenerate wrote, what it left out or condensed, and what the feature still reports
+    (each finding explains itself; each left-out item is in the output log, never its text)."""
     count = _invariant_count(data)
     message = f"Context capsule written: {path} ({len(data)} bytes, {count} invariant{'s' if count != 1 else ''})."
+    if left_out:
+        items = "1 item that matches" if left_out == 1 else f"{left_out} items that match"
+        message += f" Left out {items} the capsule's secret scan (which and why: the server's output log)."
+    if condensed:
+        message += f" Condensed {', '.join(condensed)} to stay within the size budget."
     if remaining:
         codes = sorted({f.code for f in remaining})
         shown = ", ".join(codes[:3]) + (f" and {len(codes) - 3} more" if len(codes) > 3 else "")

@@ -201,3 +201,23 @@ async def test_plain_text_completion_documentation_for_clients_without_markdown(
         assert "**" not in item.documentation.value and "`" not in item.documentation.value, item.documentation.value
     capability = next(i for i in documented if i.label == "capability_id")
     assert capability.documentation.value.startswith("Capability id")
+
+
+async def test_regenerate_says_what_it_left_out_without_echoing_it(make_client: MakeClient, gem_repo: Path) -> None:
+    """An open question that trips the capsule's secret scan is left out; the message says so,
+    the output log says which and why, and neither repeats the question's text."""
+    h = await make_client("neovim", gem_repo, fake=False)
+    h.open(SPEC)
+    text = h.texts[h.uri(SPEC)]
+    h.replace(SPEC, text, text.rstrip("\n") + "\n\n## Open Questions\n- Should bearer tokens expire after one hour?\n")
+    result = await _regenerate(h)
+    assert result["written"] is True
+    assert len(result["left_out"]) == 1, result
+    assert "Left out 1 item that matches the capsule's secret scan" in result["message"]
+    shown = [m for m in h.client.messages if m.message == result["message"]]
+    assert shown and shown[0].type == lsp.MessageType.Warning
+    logged = [m.message for m in h.client.log_messages if m.message.startswith("Left out of the capsule")]
+    assert logged == result["left_out"]
+    for said in [result["message"], *logged]:
+        assert "expire after one hour" not in said, said
+    assert b"expire after one hour" not in (gem_repo / CAPSULE).read_bytes()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
-from release_repo import REPO_ROOT, commit_all, repository_files
+from release_repo import REPO_ROOT, SDIST_NAME, WHEEL_NAME, Dist, commit_all, repository_files, run
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +24,15 @@ def source_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy2(src, dst)
     commit_all(dest, "gemstack-lsp as on disk")
     return dest
+
+
+@pytest.fixture(scope="session")
+def dist(source_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Dist:
+    """Both release files, built as `make dist` does, from a private copy (the build writes egg-info)."""
+    work = tmp_path_factory.mktemp("build")
+    tree = work / "gemstack-lsp"
+    shutil.copytree(source_copy, tree, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    done = run(sys.executable, "-m", "build", "--outdir", work / "dist", tree)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(p.name for p in (work / "dist").iterdir()) == [WHEEL_NAME, SDIST_NAME]
+    return Dist(work / "dist" / SDIST_NAME, work / "dist" / WHEEL_NAME)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
+
+from gemstack_lsp import __version__
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,3 +47,22 @@ def commit_all(repo: Path, message: str = "snapshot") -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--allow-empty", "-m", message)
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+SDIST_NAME = f"gemstack_lsp-{__version__}.tar.gz"
+WHEEL_NAME = f"gemstack_lsp-{__version__}-py3-none-any.whl"
+
+
+@dataclass(frozen=True)
+class Dist:
+    """The two release files `make dist` makes."""
+
+    sdist: Path
+    wheel: Path
+
+
+def run(
+    *argv: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a command, capturing its output as text; the caller checks the status."""
+    return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, check=False)

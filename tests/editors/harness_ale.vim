@@ -83,6 +83,7 @@ function! s:Scenario() abort
   execute 'source ' . fnameescape($GEMSTACK_SNIPPET)
   let s:R.vim = v:version
   let s:R.ale_linters = map(copy(ale#linter#Get('markdown')), 'v:val.name')
+  let s:R.lsp_config = map(filter(copy(ale#linter#Get('json')), 'v:val.name is# "gemstack"'), 'get(v:val, "lsp_config", {})')
   let l:spec = s:Open(s:feature . '/spec.md')
   call s:Hover(l:spec)
   execute 'buffer ' . l:spec

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from gemstack_lsp.server.settings import parse_settings
 from tests.editors import batch_editor as be
 from tests.editors.doc_snippets import snippet
 
@@ -49,6 +50,13 @@ def test_harness_finished_every_step(run: be.Run) -> None:
     assert not run.result.get("timeouts"), run.explain()
     assert run.returncode == 0, run.explain()
     assert "gemstack" in run.result["ale_linters"]
+
+
+def test_lsp_config_carries_settings_the_server_reads(run: be.Run) -> None:
+    """ALE sends ``lsp_config`` as the ``settings`` of workspace/didChangeConfiguration."""
+    (config,) = run.result["lsp_config"]
+    assert set(config) == {"gemstack"}
+    assert parse_settings(config["gemstack"], source="ALE lsp_config")[1] == []
 
 
 @pytest.mark.parametrize(("path", "filetype"), [(be.SPEC, "markdown"), (LEDGER, "json")])

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from gemstack_lsp.server.settings import parse_settings
 from tests.editors import batch_editor as be
 from tests.editors.doc_snippets import snippet
 
@@ -48,6 +49,7 @@ def test_workspace_configuration_reaches_the_server_section(run: be.Run) -> None
     assert run.result["workspace_configuration"] == {
         "gemstack": {"environment": "development", "maxLedgerAgeDays": 90}
     }, run.explain()
+    assert parse_settings(run.result["workspace_configuration"]["gemstack"], source="eglot")[1] == []
 
 
 def test_flymake_shows_the_command_line_findings(run: be.Run) -> None:

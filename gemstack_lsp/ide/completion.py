@@ -413,7 +413,7 @@ def _json_candidates(
                     filter=filter_text,
                 )
             )
-        return out
+        return _narrowed(out, text, inside, offset)
     if loc.node is not None and not isinstance(loc.node, JsonString):
         return []
     path = loc.path
@@ -449,7 +449,26 @@ def _json_candidates(
         seen.add(literal)
         span, insert, filter_text = (token, literal, ident) if inside is None else inside.edit(literal)
         out.append(Candidate(ident, "id", span, insert, detail=detail, filter=filter_text))
-    return out
+    return _narrowed(out, text, inside, offset)
+
+
+def _subsequence(typed: str, label: str) -> bool:
+    it = iter(label)
+    return all(ch in it for ch in typed)
+
+
+def _narrowed(out: list[Candidate], text: str, inside: _InsideString | None, offset: int) -> list[Candidate]:
+    """Inside a string, the items the typed text matches: a prefix first, then a subsequence
+    (case-insensitive, as fuzzy matchers do). Items without a filterText that carry an edit
+    are not filtered again by Neovim 0.11+ ("the server took care of filtering")."""
+    if inside is None:
+        return out
+    typed = text[inside.span.start : offset].lower()
+    if not typed:
+        return out
+    prefix = [c for c in out if c.label.lower().startswith(typed)]
+    fuzzy = [c for c in out if c not in prefix and _subsequence(typed, c.label.lower())]
+    return prefix + fuzzy
 
 
 @dataclass(frozen=True)

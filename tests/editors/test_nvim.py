@@ -37,6 +37,11 @@ SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
 QF_TYPE = {"error": "E", "warning": "W", "information": "I", "hint": "N"}
 
 
+#: The venv's gemstack-lsp imports this tree's package first (it may be another checkout's
+#: editable install: a git worktree's tests must run the worktree's server).
+_THIS_TREE = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+
+
 @dataclass(frozen=True)
 class Editor:
     name: str
@@ -148,6 +153,7 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     out = base / "result.json"
     env = {
         **os.environ,
+        **_THIS_TREE,
         "GEMSTACK_PLUGIN": str(PLUGIN),
         "GEMSTACK_LSP": str(server),
         "GEMSTACK_REPO": str(repo),
@@ -468,3 +474,55 @@ def test_no_hint_names_the_unpublished_package() -> None:
     for name, text in texts.items():
         assert not re.search(r"pip install gemstack-lsp\b", text), name
         assert not re.search(r"pipx install gemstack-lsp\b", text), name
+
+
+# --- Completion typed in insert mode ----------------------------------------------------------
+
+COMPLETION_HARNESS = Path(__file__).with_name("completion.lua")
+#: (line typed, byte column of the cursor, the line after <C-x><C-o> and <C-y>).
+COMPLETION_CASES = [
+    ('  {"id": "x", "type": "', 23, '  {"id": "x", "type": "ENUM_SET"'),
+    # A quote pair (as an autopairs plugin types it), the cursor between the quotes.
+    ('  {"id": "x", "type": ""}', 23, '  {"id": "x", "type": "ENUM_SET"}'),
+    ('  {"id": "x", "type": "IDEN', 27, '  {"id": "x", "type": "IDENTITY_TUPLE"'),
+]
+
+
+@pytest.mark.parametrize("name", ["nvim-pypi", "nvim-debian"])
+def test_completion_after_a_typed_quote(name: str, tmp_path: Path) -> None:
+    """The enum value completes inside the quote the user typed (Neovim 0.7 inserted
+    `""ENUM_SET"`); omnifunc and, before 0.10, K are set up for Gemstack buffers."""
+    editor = EDITORS[name]
+    if not editor.binary.exists():
+        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    repo = tmp_path / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    out = tmp_path / "result.json"
+    cases = [{"line": line, "col": col} for line, col, _ in COMPLETION_CASES]
+    env = {
+        **_without_tool_folders(os.environ, tmp_path),
+        **_THIS_TREE,
+        "GEMSTACK_PLUGIN": str(PLUGIN),
+        "GEMSTACK_LSP": str(_server()),
+        "GEMSTACK_FILE": str(repo / FEATURE / "spec.md"),
+        "GEMSTACK_CASES": json.dumps(cases),
+        "GEMSTACK_RESULT": str(out),
+        "GEMSTACK_TIMEOUT_MS": str(WAIT_TIMEOUT_MS),
+    }
+    proc = subprocess.run(
+        [str(editor.binary), "--headless", "--clean", "-u", str(COMPLETION_HARNESS)],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.exists(), proc.stderr
+    result = json.loads(out.read_text("utf-8"))
+    assert result.get("error") is None and proc.returncode == 0, (result, proc.stderr[-2000:])
+    assert [c["result"] for c in result["cases"]] == [want for _, _, want in COMPLETION_CASES], result["cases"]
+    assert result["omnifunc"] == "v:lua.vim.lsp.omnifunc"
+    assert result["k_buffer_local"] is True
+    if editor.minimum < (0, 10):
+        assert result["k_desc"] == "gemstack: hover"  # 0.7 maps K to `man`; the plugin maps hover

@@ -88,7 +88,7 @@ async def test_keys_with_descriptions_in_an_incomplete_block(
     make_client: MakeClient, client_kind: str, gem_repo: Path
 ) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
-    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", "cap‸\n')
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", "‸\n')
     labels = [i.label for i in items]
     assert labels == ["description", "category", "capability_id", "providers", "side_effect"]
     item = _item(items, "capability_id")
@@ -97,14 +97,16 @@ async def test_keys_with_descriptions_in_an_incomplete_block(
     assert isinstance(item.documentation, lsp.MarkupContent)
     assert item.documentation.value.startswith("**Capability id**")
     assert _item(items, "side_effect").detail == "optional"
-    applied = _apply(h, SPEC8, item)
+    # Typed text narrows them (Neovim 0.11+ leaves the filtering of items with an edit to us).
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", "cap‸\n')
+    assert [i.label for i in items] == ["capability_id"]
+    applied = _apply(h, SPEC8, items[0])
     assert applied.endswith('{"id": "x", "capability_id": \n')
 
 
 async def test_enum_values(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
-    text = SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "BOO‸"}\n]\n```\n'
-    items, _ = await _complete(h, SPEC8, text)
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "‸"}\n]\n```\n')
     assert [i.label for i in items] == [
         "ENUM_SET",
         "IDENTITY_TUPLE",
@@ -113,6 +115,9 @@ async def test_enum_values(make_client: MakeClient, client_kind: str, gem_repo: 
         "BOUNDARY",
         "ROADMAP_LIMIT",
     ]
+    text = SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "BOO‸"}\n]\n```\n'
+    items, _ = await _complete(h, SPEC8, text)
+    assert [i.label for i in items] == ["BOOLEAN_INVARIANT"]
     applied = _apply(h, SPEC8, _item(items, "BOOLEAN_INVARIANT"))
     body = applied.split("```gemstack-contracts\n", 1)[1].split("```", 1)[0]
     assert json.loads(body) == [{"id": "x", "type": "BOOLEAN_INVARIANT"}]
@@ -387,6 +392,12 @@ def test_an_enum_value_after_a_typed_quote_gets_one_quote(typed: str, after: str
     assert c.filter is None and c.label.startswith(text[c.span.start : offset])
     for applied in (_as_neovim_inserts(text, c, offset), _as_range_applied(text, c)):
         assert applied.split("\n")[2] == line
+
+
+def test_typed_text_narrows_the_items_prefix_first() -> None:
+    text = '```gemstack-contracts\n[{"id": "x", "type": "in‸'
+    # IDENTITY_TUPLE starts with it; BOOLEAN_INVARIANT holds i…n in order.
+    assert [label for label, _ in _run(text)] == ["IDENTITY_TUPLE", "BOOLEAN_INVARIANT"]
 
 
 def test_values_after_a_typed_quote_are_strings_only() -> None:

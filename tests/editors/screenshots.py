@@ -285,6 +285,8 @@ def neovim(out: Path, work: Path) -> None:
         time.sleep(0.5)
         keys(":GemstackRegenerateCapsule", "Enter")
         time.sleep(3)
+        keys("Enter")  # past the message of what was written (two lines: a hit-enter prompt)
+        time.sleep(2)
         shot("nvim-statusline.png")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], env=env, capture_output=True)

@@ -268,6 +268,8 @@ def test_plugin_commands_verify_and_regenerate(run: Run) -> None:
     assert verify.get("err") is None, verify
     assert (verify.get("result") or {}).get("state") == "STALE", verify
     assert run.result["steps"]["regenerate_command"]["ok"], run.explain()
+    assert "Context capsule written" in json.dumps(run.result.get("regenerate_command_result")), run.explain()
+    assert run.result.get("plugin_echoed") is False  # the server's own message says it once
     assert "CONTEXT_CAPSULE_STALE" not in {d["code"] for d in run.result["after_regenerate_command"]}
 
 

@@ -12,6 +12,8 @@
 --     keymaps = true,            -- Neovim < 0.10: K is hover in Gemstack buffers (unless you mapped K)
 --     omnifunc = true,           -- Neovim < 0.11: <C-x><C-o> completes from the server
 --     watch_files = true,        -- tell the server of files changed on disk by other tools
+--     statusline = true,         -- keep require("gemstack").statusline() fresh
+--     echo_results = false,      -- also echo command results (the server shows its own message)
 --     on_attach = function(client, bufnr) end,
 --     capabilities = nil,        -- e.g. require("cmp_nvim_lsp").default_capabilities()
 --     autostart = true,
@@ -710,12 +712,15 @@ local function feature_command(server_command, title)
     M.execute(server_command, { target }, bufnr, function(err, result)
       if err then
         notify(title .. " failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-      else
+      elseif M.options.echo_results then
+        -- The server says what it did (window/showMessage); repeating it would show it twice.
         notify(title .. ": " .. describe(result))
       end
       if callback then
         callback(err, result)
       end
+      M.last_result = { command = server_command, err = err, result = result }
+      vim.cmd("doautocmd <nomodeline> User GemstackCommandDone")
     end)
   end
 end

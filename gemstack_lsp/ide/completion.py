@@ -378,8 +378,9 @@ def _json_candidates(
     binding: bool = False,
 ) -> list[Candidate]:
     token = _token(text, offset, region.start, region.end)
-    # Clients filter by the text the edit replaces: a typed quote belongs to it.
-    quoted = token.start < token.end and text[token.start] == '"'
+    # A string the user started typing: the opening quote is before the cursor.
+    quoted = token.start < offset and text[token.start] == '"'
+    inside = _inside_string(text, token, offset) if quoted else None
     prefix_result = parse_json(text[region.start : token.start], region.start)
     loc = locate(prefix_result.value, token.start)
     if prefix_result.value is None:
@@ -399,19 +400,20 @@ def _json_candidates(
         for name, sub in _properties(obj_schemas, schema or {}).items():
             if name in present:
                 continue
-            insert = f'"{name}": '
+            literal = json.dumps(name)
+            span, insert, filter_text = (token, f"{literal}: ", name) if inside is None else inside.edit(literal, ": ")
             out.append(
                 Candidate(
                     name,
                     "key",
-                    token,
+                    span,
                     insert,
                     detail=("required" if name in required else "optional"),
                     documentation=_describe(sub),
-                    filter=f'"{name}"' if quoted else name,
+                    filter=filter_text,
                 )
             )
-        return out
+        return _narrowed(out, text, inside, offset)
     if loc.node is not None and not isinstance(loc.node, JsonString):
         return []
     path = loc.path
@@ -423,18 +425,21 @@ def _json_candidates(
     seen: set[str] = set()
     for value in _enum_values(schemas):
         text_value = json.dumps(value)
-        if text_value in seen:
-            continue
+        if text_value in seen or (inside is not None and not isinstance(value, str)):
+            continue  # after a typed quote only strings fit
         seen.add(text_value)
+        span, insert, filter_text = (
+            (token, text_value, text_value.strip('"')) if inside is None else inside.edit(text_value)
+        )
         out.append(
             Candidate(
                 str(value) if not isinstance(value, bool) else text_value,
                 "value",
-                token,
-                text_value,
+                span,
+                insert,
                 detail=_schema_title(schemas),
                 documentation=_describe(schemas[0]) if schemas else None,
-                filter=text_value if quoted else text_value.strip('"'),
+                filter=filter_text,
             )
         )
     for ident, detail in _dynamic_ids(block_kind, path, facts, feature, text, region, binding):
@@ -442,8 +447,57 @@ def _json_candidates(
         if literal in seen:
             continue
         seen.add(literal)
-        out.append(Candidate(ident, "id", token, literal, detail=detail, filter=literal if quoted else ident))
-    return out
+        span, insert, filter_text = (token, literal, ident) if inside is None else inside.edit(literal)
+        out.append(Candidate(ident, "id", span, insert, detail=detail, filter=filter_text))
+    return _narrowed(out, text, inside, offset)
+
+
+def _subsequence(typed: str, label: str) -> bool:
+    it = iter(label)
+    return all(ch in it for ch in typed)
+
+
+def _narrowed(out: list[Candidate], text: str, inside: _InsideString | None, offset: int) -> list[Candidate]:
+    """Inside a string, the items the typed text matches: a prefix first, then a subsequence
+    (case-insensitive, as fuzzy matchers do). Items without a filterText that carry an edit
+    are not filtered again by Neovim 0.11+ ("the server took care of filtering")."""
+    if inside is None:
+        return out
+    typed = text[inside.span.start : offset].lower()
+    if not typed:
+        return out
+    prefix = [c for c in out if c.label.lower().startswith(typed)]
+    fuzzy = [c for c in out if c not in prefix and _subsequence(typed, c.label.lower())]
+    return prefix + fuzzy
+
+
+@dataclass(frozen=True)
+class _InsideString:
+    """The cursor inside a JSON string the user started: what an item's edit replaces.
+
+    The edit starts after the opening quote, so the typed quote stays outside it and the item
+    never adds a second one. It ends at the closing quote when one is already there (an editor
+    that pairs quotes typed it), else at the end of the word, and the item then closes the
+    string itself. Editors that insert an item's text at the edit's start up to the cursor and
+    ignore the rest of the range (Neovim, whose 0.7 also picks that start only from items
+    without a filterText) give the same text as editors that apply the range: no filterText is
+    set, so clients filter by the label, which the replaced text is a prefix of.
+    """
+
+    span: Span
+    closed: bool
+
+    def edit(self, literal: str, after: str = "") -> tuple[Span, str, str | None]:
+        body = literal[1:-1]  # the JSON string's content, escapes kept
+        if self.closed:
+            return self.span, body, None
+        return self.span, body + '"' + after, None
+
+
+def _inside_string(text: str, token: Span, offset: int) -> _InsideString:
+    start = token.start + 1
+    closed = token.end > offset and text[token.end - 1] == '"'
+    return _InsideString(Span(start, token.end - 1 if closed else token.end), closed)
 
 
 def _schema_title(schemas: list[Mapping[str, Any]]) -> str | None:

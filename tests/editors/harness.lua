@@ -353,18 +353,25 @@ local function main()
   end) then
     R.verify = verified
   end
-  local function regenerated_message()
-    for _, m in ipairs(R.messages) do
-      if m.message:find("regenerate context capsule", 1, true) then
-        return true
-      end
-    end
-    return false
-  end
+  local command_done = false
+  vim.api.nvim_create_autocmd("User", {
+    pattern = "GemstackCommandDone",
+    callback = function()
+      command_done = true
+    end,
+  })
   vim.cmd("GemstackRegenerateCapsule")
   wait("regenerate_command", function()
-    return regenerated_message() and has_code(STALE) == nil
+    return command_done and has_code(STALE) == nil
   end)
+  R.regenerate_command_result = gemstack.last_result and gemstack.last_result.result
+  -- The server says what was written; the plugin does not say it again.
+  R.plugin_echoed = false
+  for _, m in ipairs(R.messages) do
+    if m.message:find("regenerate context capsule:", 1, true) then
+      R.plugin_echoed = true
+    end
+  end
   settle("after_regenerate_command_settled", 300)
   R.after_regenerate_command = diagnostics()
 end

@@ -1,4 +1,4 @@
--- Headless: the plugin with no gemstack-lsp anywhere must say how to install it.
+-- Headless: the plugin with no gemstack-lsp anywhere must say how to install it (:GemstackInstall).
 -- Env: GEMSTACK_PLUGIN, GEMSTACK_FILE (a spec.md), GEMSTACK_RESULT.
 vim.opt.runtimepath:prepend(os.getenv("GEMSTACK_PLUGIN"))
 vim.opt.swapfile = false
@@ -14,7 +14,7 @@ vim.api.nvim_create_autocmd("VimEnter", {
       pcall(vim.cmd, "edit " .. vim.fn.fnameescape(os.getenv("GEMSTACK_FILE")))
       vim.wait(3000, function()
         for _, m in ipairs(messages) do
-          if m.message:find("pip install gemstack-lsp", 1, true) then
+          if m.message:find("was not found", 1, true) then
             return true
           end
         end

@@ -1,6 +1,6 @@
 """Screenshots for docs/editors.md: VS Code (code-server) and Neovim (tmux), on a copy of the demo.
 
-    .venv/bin/python -m tests.editors.screenshots [OUT_DIR]    (default: docs/screenshots)
+    .venv/bin/python -m tests.editors.screenshots [OUT_DIR] [--only=nvim|vscode]    (default: docs/screenshots)
 
 Needs what the slow code-server test needs, plus tmux; writes PNG files and prints their names.
 Look at each one before committing it.
@@ -68,6 +68,7 @@ def vscode(out: Path, work: Path) -> None:
 
 # --- Neovim in tmux -------------------------------------------------------------------------
 
+# The documented configuration (docs/editors.md, "Neovim"), plus looks: colours, numbers.
 NVIM_INIT = r"""
 vim.opt.runtimepath:prepend(os.getenv("GEMSTACK_PLUGIN"))
 vim.o.termguicolors = true
@@ -76,19 +77,9 @@ vim.o.signcolumn = "yes"
 vim.o.swapfile = false
 vim.o.winborder = "rounded"
 vim.o.laststatus = 2
-vim.o.statusline = "%{fnamemodify(bufname(), ':.')} %m%=%l,%c "
 vim.cmd("filetype plugin on")
-vim.diagnostic.config({ virtual_text = { prefix = "●" }, signs = true, underline = true, severity_sort = true })
+vim.o.statusline = "%f %m%=%{v:lua.require'gemstack'.statusline()} %l,%c "
 require("gemstack").setup({ cmd = { os.getenv("GEMSTACK_LSP"), "serve" } })
-vim.api.nvim_create_autocmd("LspAttach", {
-  callback = function(args)
-    vim.lsp.codelens.refresh({ bufnr = args.buf })
-    vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave", "CursorHold" }, {
-      buffer = args.buf,
-      callback = function() vim.lsp.codelens.refresh({ bufnr = args.buf }) end,
-    })
-  end,
-})
 """
 
 ANSI = re.compile(r"\x1b\[([0-9;]*)m")
@@ -271,6 +262,8 @@ def neovim(out: Path, work: Path) -> None:
         f"GEMSTACK_PLUGIN={env['GEMSTACK_PLUGIN']}",
         "-e",
         f"GEMSTACK_LSP={SERVER}",
+        "-e",
+        f"PYTHONPATH={ROOT}",  # this tree's server, even when the venv is another checkout's
         f"{NVIM} -u {init} specs/008-cost-provider-safety-gates/plan.md",
     )
     try:
@@ -288,17 +281,28 @@ def neovim(out: Path, work: Path) -> None:
         keys("K")
         time.sleep(2)
         shot("nvim-hover.png")
+        keys("Escape", "gg")
+        time.sleep(0.5)
+        keys(":GemstackRegenerateCapsule", "Enter")
+        time.sleep(3)
+        keys("Enter")  # past the message of what was written (two lines: a hit-enter prompt)
+        time.sleep(2)
+        shot("nvim-statusline.png")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], env=env, capture_output=True)
 
 
 def main() -> int:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
+    args = [a for a in sys.argv[1:] if not a.startswith("--only=")]
+    only = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")), None)
+    out = Path(args[0]) if args else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="gemstack-shots-") as tmp:
         work = Path(tmp)
-        neovim(out, work)
-        vscode(out, work)
+        if only in (None, "nvim"):
+            neovim(out, work)
+        if only in (None, "vscode"):
+            vscode(out, work)
     return 0
 
 

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,11 @@ RUN_TIMEOUT_S = 180
 WAIT_TIMEOUT_MS = 20_000
 SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
 QF_TYPE = {"error": "E", "warning": "W", "information": "I", "hint": "N"}
+
+
+#: The venv's gemstack-lsp imports this tree's package first (it may be another checkout's
+#: editable install: a git worktree's tests must run the worktree's server).
+_THIS_TREE = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
 
 
 @dataclass(frozen=True)
@@ -147,6 +153,7 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     out = base / "result.json"
     env = {
         **os.environ,
+        **_THIS_TREE,
         "GEMSTACK_PLUGIN": str(PLUGIN),
         "GEMSTACK_LSP": str(server),
         "GEMSTACK_REPO": str(repo),
@@ -261,6 +268,8 @@ def test_plugin_commands_verify_and_regenerate(run: Run) -> None:
     assert verify.get("err") is None, verify
     assert (verify.get("result") or {}).get("state") == "STALE", verify
     assert run.result["steps"]["regenerate_command"]["ok"], run.explain()
+    assert "Context capsule written" in json.dumps(run.result.get("regenerate_command_result")), run.explain()
+    assert run.result.get("plugin_echoed") is False  # the server's own message says it once
     assert "CONTEXT_CAPSULE_STALE" not in {d["code"] for d in run.result["after_regenerate_command"]}
 
 
@@ -269,6 +278,19 @@ def test_no_diagnostic_is_shown_twice(run: Run) -> None:
     for stage in ("initial", "after_regenerate", "after_edit", "after_regenerate_command"):
         keys = [(d["path"], d["lnum"], d["col"], d["code"], d["message"]) for d in run.result.get(stage) or []]
         assert len(keys) == len(set(keys)), f"{stage}: {sorted(keys)}"
+
+
+def _without_tool_folders(environ: Mapping[str, str], home: Path) -> dict[str, str]:
+    """The environment with a fresh HOME and XDG folders: no pipx, uv or :GemstackInstall
+    server of the user's can be found, and Neovim's state stays in the test's folder."""
+    env = {k: v for k, v in environ.items() if k not in _TOOL_VARS}
+    env["HOME"] = str(home / "home")
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[var] = str(home / var.lower())
+    return env
+
+
+_TOOL_VARS = ("PIPX_HOME", "PIPX_BIN_DIR", "UV_TOOL_DIR", "UV_TOOL_BIN_DIR", "VIRTUAL_ENV")
 
 
 @pytest.mark.parametrize("name", ["nvim-pypi", "nvim-debian"])
@@ -283,14 +305,12 @@ def test_missing_server_says_how_to_install_it(name: str, tmp_path: Path) -> Non
         d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "gemstack-lsp").exists()
     )
     env = {
-        **os.environ,
+        **_without_tool_folders(os.environ, tmp_path),
         "PATH": path,
         "GEMSTACK_PLUGIN": str(PLUGIN),
         "GEMSTACK_FILE": str(repo / FEATURE / "spec.md"),
         "GEMSTACK_RESULT": str(out),
     }
-    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
-        env[var] = str(tmp_path / var.lower())
     proc = subprocess.run(
         [str(editor.binary), "--headless", "--clean", "-u", str(Path(__file__).with_name("missing_server.lua"))],
         capture_output=True,
@@ -302,4 +322,209 @@ def test_missing_server_says_how_to_install_it(name: str, tmp_path: Path) -> Non
     )
     assert out.exists(), proc.stderr
     messages = [m["message"] for m in json.loads(out.read_text())["messages"]]
-    assert any("pip install gemstack-lsp" in m and "was not found" in m for m in messages), (messages, proc.stderr)
+    [missing] = [m for m in messages if "was not found" in m]
+    # Commands that work today: the plugin's installer, or an install from the clone.
+    assert ":GemstackInstall" in missing, missing
+    assert f"python3 -m pip install '{ROOT}'" in missing, missing
+    assert f"pipx install '{ROOT}'" in missing, missing
+    assert "pip install gemstack-lsp" not in missing, missing
+
+
+# --- A new user: the documented config, :GemstackInstall, a capsule regenerated in a terminal ---
+
+FRESH_HARNESS = Path(__file__).with_name("fresh_user.lua")
+#: pip builds the server from this clone and takes its dependencies from PyPI.
+INSTALL_TIMEOUT_S = 300
+
+
+def _path_without_server() -> str:
+    return os.pathsep.join(
+        d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "gemstack-lsp").exists()
+    )
+
+
+@dataclass(repr=False)
+class Fresh:
+    editor: Editor
+    result: dict[str, Any]
+    stderr: str
+    returncode: int
+
+    def __repr__(self) -> str:
+        return f"Fresh({self.editor.name}, exit {self.returncode})"
+
+    def explain(self) -> str:
+        keep = {k: v for k, v in self.result.items() if k not in ("missing",)}
+        return f"{self.editor.name} exited {self.returncode}\nstderr: {self.stderr[-2000:]}\n{json.dumps(keep)[:6000]}"
+
+
+@pytest.fixture(scope="module", params=["nvim-pypi", "nvim-debian"])
+def fresh(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Fresh:
+    """Runs tests/editors/fresh_user.lua with no gemstack-lsp on PATH, no .venv, and a fresh
+    HOME and XDG folders (so the :GemstackInstall environment lands in the test's folder)."""
+    editor = EDITORS[request.param]
+    if not editor.binary.exists():
+        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    base = tmp_path_factory.mktemp(f"fresh-{editor.name}")
+    repo = base / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    assert not (repo / ".venv").exists()
+    out = base / "result.json"
+    env = {
+        **_without_tool_folders(os.environ, base),
+        "PATH": _path_without_server(),
+        "GEMSTACK_PLUGIN": str(PLUGIN),
+        "GEMSTACK_REPO": str(repo),
+        "GEMSTACK_FEATURE": FEATURE,
+        "GEMSTACK_RESULT": str(out),
+        "GEMSTACK_TIMEOUT_MS": str(WAIT_TIMEOUT_MS),
+        "GEMSTACK_INSTALL_TIMEOUT_MS": str(INSTALL_TIMEOUT_S * 1000),
+    }
+    try:
+        proc = subprocess.run(
+            [str(editor.binary), "--headless", "--clean", "-u", str(FRESH_HARNESS)],
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT_S + RUN_TIMEOUT_S,
+            cwd=base,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{editor.name} did not exit in time; stderr: {exc.stderr!r}")
+    if not out.exists():
+        pytest.fail(f"{editor.name} wrote no results (exit {proc.returncode}); stderr: {proc.stderr[-3000:]}")
+    result = json.loads(out.read_text("utf-8"))
+    print(
+        f"\n{editor.name} {result.get('nvim')}: install {result.get('install_ms')} ms; "
+        f"terminal regenerate to cleared {result.get('cleared_after_exit_ms')} ms"
+    )
+    return Fresh(editor, result, proc.stderr, proc.returncode)
+
+
+def test_fresh_harness_finished(fresh: Fresh) -> None:
+    assert fresh.result.get("error") is None, fresh.explain()
+    assert fresh.result["timeouts"] == [], fresh.explain()
+    assert fresh.returncode == 0, fresh.explain()
+
+
+def test_gemstack_install_then_diagnostics(fresh: Fresh, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """(a) Nothing installed: the message names :GemstackInstall; it installs the server into
+    stdpath("data")/gemstack/venv, with progress, and the open spec gets its diagnostics."""
+    r = fresh.result
+    assert ":GemstackInstall" in (r.get("missing") or ""), fresh.explain()
+    assert r.get("install_ok") is True, fresh.explain()
+    messages = [m["message"] for m in r["messages"]]
+    steps = [m for m in messages if "creating the environment" in m or "installing gemstack-lsp" in m]
+    assert len(steps) == 2, messages
+    assert any(re.search(r"installed gemstack-lsp \d+\.\d+\.\d+ in .*/nvim/gemstack/venv", m) for m in messages)
+    cmd = r.get("server_cmd") or []
+    assert cmd and cmd[0].endswith("/nvim/gemstack/venv/bin/gemstack-lsp"), cmd
+    assert str(tmp_path_factory.getbasetemp()) in cmd[0], "the environment must stay in the test's folder"
+    assert r.get("stale_before") is True, fresh.explain()
+    assert r.get("stale_path") == f"{FEATURE}/spec.md"
+
+
+def test_capsule_regenerated_in_a_terminal_clears_the_diagnostic(fresh: Fresh) -> None:
+    """(b) `gemstack-lsp context generate` run by another process, no edit and no :w: the
+    editor tells the server (Neovim's watcher on 0.10+, the plugin's on 0.7/0.8) and the
+    stale finding goes; the open context-capsule.json is read again."""
+    r = fresh.result
+    assert r.get("regenerate_exit") == 0, fresh.explain()
+    assert r["steps"]["cleared_after_terminal_regenerate"]["ok"], fresh.explain()
+    assert r.get("capsule_state_after") == "VALID", fresh.explain()
+    capsule_uri = "/" + FEATURE + "/context-capsule.json"
+    if fresh.editor.minimum >= (0, 11):
+        assert r.get("watch_capability") is True
+        sent = [c["uri"] for n in r.get("watch_notifications") or [] for c in n["params"]["changes"]]
+        assert r.get("plugin_watch_notifications") == 0
+    else:
+        assert r.get("watch_capability") is False  # 0.7 has no watcher: the plugin's own
+        assert r.get("plugin_watch_notifications", 0) >= 1, fresh.explain()
+        assert r.get("watched_folders", 0) >= 2
+        sent = [c["uri"] for c in (r.get("plugin_watch_last") or {}).get("changes", [])]
+    assert any(u.endswith(capsule_uri) for u in sent), sent
+    assert r.get("modified_before") is False and r.get("modified_after") is False
+    assert r.get("capsule_buffer_reloaded") is True
+    assert r.get("capsule_buf_modified") is False
+
+
+def test_statusline_follows_the_capsule(fresh: Fresh) -> None:
+    """(c) The documented statusline: STALE, then VALID after the terminal regenerate."""
+    assert "Capsule STALE" in (fresh.result.get("statusline_stale") or ""), fresh.explain()
+    assert "Capsule VALID" in (fresh.result.get("statusline_valid") or ""), fresh.explain()
+
+
+def test_documented_config_shows_messages_and_code_lenses(fresh: Fresh) -> None:
+    """(d) The stale finding's message is drawn as virtual text (0.11+ draws none by default:
+    the plugin turns it on for its namespaces), and code lenses are fetched."""
+    r = fresh.result
+    head = (r.get("stale_message") or "")[:30]
+    assert head and any(head in t for t in r.get("virtual_texts") or []), fresh.explain()
+    if fresh.editor.minimum >= (0, 11):
+        assert r.get("virtual_text_config") is True
+    assert any(t.startswith("Capsule: STALE") for t in r.get("codelens") or []), r.get("codelens")
+
+
+def test_no_hint_names_the_unpublished_package() -> None:
+    """Every install hint is a command that works today: the name is not on PyPI."""
+    docs = (ROOT / "docs" / "editors.md").read_text("utf-8")
+    neovim_docs = docs.split("## Neovim", 1)[1].split("\n## ", 1)[0]
+    texts = {str(p.relative_to(ROOT)): p.read_text("utf-8") for p in sorted(PLUGIN.rglob("*")) if p.is_file()}
+    texts["docs/editors.md#neovim"] = neovim_docs
+    assert len(texts) >= 6
+    for name, text in texts.items():
+        assert not re.search(r"pip install gemstack-lsp\b", text), name
+        assert not re.search(r"pipx install gemstack-lsp\b", text), name
+
+
+# --- Completion typed in insert mode ----------------------------------------------------------
+
+COMPLETION_HARNESS = Path(__file__).with_name("completion.lua")
+#: (line typed, byte column of the cursor, the line after <C-x><C-o> and <C-y>).
+COMPLETION_CASES = [
+    ('  {"id": "x", "type": "', 23, '  {"id": "x", "type": "ENUM_SET"'),
+    # A quote pair (as an autopairs plugin types it), the cursor between the quotes.
+    ('  {"id": "x", "type": ""}', 23, '  {"id": "x", "type": "ENUM_SET"}'),
+    ('  {"id": "x", "type": "IDEN', 27, '  {"id": "x", "type": "IDENTITY_TUPLE"'),
+]
+
+
+@pytest.mark.parametrize("name", ["nvim-pypi", "nvim-debian"])
+def test_completion_after_a_typed_quote(name: str, tmp_path: Path) -> None:
+    """The enum value completes inside the quote the user typed (Neovim 0.7 inserted
+    `""ENUM_SET"`); omnifunc and, before 0.10, K are set up for Gemstack buffers."""
+    editor = EDITORS[name]
+    if not editor.binary.exists():
+        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    repo = tmp_path / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    out = tmp_path / "result.json"
+    cases = [{"line": line, "col": col} for line, col, _ in COMPLETION_CASES]
+    env = {
+        **_without_tool_folders(os.environ, tmp_path),
+        **_THIS_TREE,
+        "GEMSTACK_PLUGIN": str(PLUGIN),
+        "GEMSTACK_LSP": str(_server()),
+        "GEMSTACK_FILE": str(repo / FEATURE / "spec.md"),
+        "GEMSTACK_CASES": json.dumps(cases),
+        "GEMSTACK_RESULT": str(out),
+        "GEMSTACK_TIMEOUT_MS": str(WAIT_TIMEOUT_MS),
+    }
+    proc = subprocess.run(
+        [str(editor.binary), "--headless", "--clean", "-u", str(COMPLETION_HARNESS)],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.exists(), proc.stderr
+    result = json.loads(out.read_text("utf-8"))
+    assert result.get("error") is None and proc.returncode == 0, (result, proc.stderr[-2000:])
+    assert [c["result"] for c in result["cases"]] == [want for _, _, want in COMPLETION_CASES], result["cases"]
+    assert result["omnifunc"] == "v:lua.vim.lsp.omnifunc"
+    assert result["k_buffer_local"] is True
+    if editor.minimum < (0, 10):
+        assert result["k_desc"] == "gemstack: hover"  # 0.7 maps K to `man`; the plugin maps hover

@@ -12,7 +12,7 @@ import pytest
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.jsonspan import parse_json
-from gemstack_lsp.ide.completion import RepoFacts
+from gemstack_lsp.ide.completion import Candidate, RepoFacts
 from gemstack_lsp.ide.completion import completions as complete
 
 F8 = "specs/008-cost-provider-safety-gates"
@@ -88,7 +88,7 @@ async def test_keys_with_descriptions_in_an_incomplete_block(
     make_client: MakeClient, client_kind: str, gem_repo: Path
 ) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
-    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", "cap‸\n')
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", "‸\n')
     labels = [i.label for i in items]
     assert labels == ["description", "category", "capability_id", "providers", "side_effect"]
     item = _item(items, "capability_id")
@@ -97,14 +97,16 @@ async def test_keys_with_descriptions_in_an_incomplete_block(
     assert isinstance(item.documentation, lsp.MarkupContent)
     assert item.documentation.value.startswith("**Capability id**")
     assert _item(items, "side_effect").detail == "optional"
-    applied = _apply(h, SPEC8, item)
+    # Typed text narrows them (Neovim 0.11+ leaves the filtering of items with an edit to us).
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-billable-actions\n[\n  {"id": "x", "cap‸\n')
+    assert [i.label for i in items] == ["capability_id"]
+    applied = _apply(h, SPEC8, items[0])
     assert applied.endswith('{"id": "x", "capability_id": \n')
 
 
 async def test_enum_values(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
-    text = SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "BOO‸"}\n]\n```\n'
-    items, _ = await _complete(h, SPEC8, text)
+    items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "‸"}\n]\n```\n')
     assert [i.label for i in items] == [
         "ENUM_SET",
         "IDENTITY_TUPLE",
@@ -113,6 +115,9 @@ async def test_enum_values(make_client: MakeClient, client_kind: str, gem_repo: 
         "BOUNDARY",
         "ROADMAP_LIMIT",
     ]
+    text = SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "BOO‸"}\n]\n```\n'
+    items, _ = await _complete(h, SPEC8, text)
+    assert [i.label for i in items] == ["BOOLEAN_INVARIANT"]
     applied = _apply(h, SPEC8, _item(items, "BOOLEAN_INVARIANT"))
     body = applied.split("```gemstack-contracts\n", 1)[1].split("```", 1)[0]
     assert json.loads(body) == [{"id": "x", "type": "BOOLEAN_INVARIANT"}]
@@ -201,20 +206,16 @@ def _run(text: str, path: str = P) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('```gemstack-test-bindings\n[{"test_id": "TEST-A-‸', [("TEST-A-A01", '"TEST-A-'), ("TEST-A-A02", '"TEST-A-')]),
+        ('```gemstack-test-bindings\n[{"test_id": "TEST-A-‸', [("TEST-A-A01", "TEST-A-"), ("TEST-A-A02", "TEST-A-")]),
         (
             '```gemstack-test-matrix\n[\n {"id":"TEST-A-A01","category":"GATE"},\n {"category": "‸\n```\n',
-            [("GATE", '"')],
+            [("GATE", "")],
         ),
         (
             '```gemstack-capabilities\n[{"provider_id": "p", "type": "‸"}]\n```\n',
-            [
-                ("COMMERCIAL", '""'),
-                ("LOCAL", '""'),
-                ("MOCK", '""'),
-            ],
+            [("COMMERCIAL", ""), ("LOCAL", ""), ("MOCK", "")],
         ),
-        ('```gemstack-capabilities\n[{"provider_id": "p", "capabilities": ["‸', [("inference.generate_text", '"')]),
+        ('```gemstack-capabilities\n[{"provider_id": "p", "capabilities": ["‸', [("inference.generate_text", "")]),
         ('```gemstack-closure-gates\n[{"id": "g", "requirement": ‸', [("REQUIRED", ""), ("SUPPLEMENTAL", "")]),
         ("- [ ] **T001: a**\n  <!-- gemstack:actions=‸ -->\n", [("summarise", "")]),
         (
@@ -241,7 +242,15 @@ def test_key_completion_keeps_the_json_valid() -> None:
     cands = complete(P, clean, offset, FACTS)
     assert [c.label for c in cands] == ["type", "script", "requirement", "waivable"]
     c = cands[1]
-    applied = clean[: c.span.start] + c.insert + '"test"' + clean[c.span.end :]
+    # The closing quote was there already (an editor paired it): the item fills the string.
+    applied = clean[: c.span.start] + c.insert + clean[c.span.end :]
+    assert applied.split("\n")[1] == '[{"id": "g", "script"}]'
+    # Typed without a closing quote, the item closes the key and adds the colon.
+    text = '```gemstack-closure-gates\n[{"id": "g", "scr‸'
+    offset = text.index(CURSOR)
+    clean = text.replace(CURSOR, "", 1)
+    c = next(c for c in complete(P, clean, offset, FACTS) if c.label == "script")
+    applied = clean[: c.span.start] + c.insert + '"test"}]\n```\n'
     body = applied.split("\n", 1)[1].rsplit("```", 1)[0]
     assert parse_json(body).ok
     assert json.loads(body) == [{"id": "g", "script": "test"}]
@@ -257,7 +266,7 @@ def test_snippet_plain_text_has_no_placeholders() -> None:
 
 def test_crlf_documents() -> None:
     text = '# T\r\n\r\n```gemstack-test-matrix\r\n[\r\n  {"id": "TEST-A-A01", "gate": "‸"}\r\n]\r\n```\r\n'
-    assert _run(text) == [("REQUIRED", '""'), ("SUPPLEMENTAL", '""')]
+    assert _run(text) == [("REQUIRED", ""), ("SUPPLEMENTAL", "")]
 
 
 def test_blocks_inside_list_items_offer_nothing() -> None:
@@ -267,7 +276,7 @@ def test_blocks_inside_list_items_offer_nothing() -> None:
 
 def test_plan_binding_offers_the_actions_the_spec_declares() -> None:
     text = '```gemstack-billable-actions\n[{"id": "‸'
-    assert _run(text, "specs/001-x/plan.md") == [("summarise", '"')]
+    assert _run(text, "specs/001-x/plan.md") == [("summarise", "")]
     # In spec.md an action id is being declared: nothing to offer.
     assert _run(text, "specs/001-x/spec.md") == []
 
@@ -334,11 +343,13 @@ def test_features_never_fail_on_text_being_typed(
     assert occ is None or occ.span.start <= offset <= occ.span.end
 
 
-def test_filter_text_matches_what_the_edit_replaces() -> None:
-    for text, label, expected in (
-        ('```gemstack-closure-gates\n[{"id": "g", "scr‸', "script", '"script"'),
+def test_clients_filter_by_what_the_edit_replaces() -> None:
+    """After a typed quote the edit starts after it and clients filter by the label; a bare word
+    is replaced whole and filtered by the value without quotes."""
+    for text, label, expected_filter in (
+        ('```gemstack-closure-gates\n[{"id": "g", "scr‸', "script", None),
         ('```gemstack-closure-gates\n[{"id": "g", scr‸', "script", "script"),
-        ('```gemstack-closure-gates\n[{"id": "g", "requirement": "RE‸', "REQUIRED", '"REQUIRED"'),
+        ('```gemstack-closure-gates\n[{"id": "g", "requirement": "RE‸', "REQUIRED", None),
         ('```gemstack-closure-gates\n[{"id": "g", "requirement": RE‸', "REQUIRED", "REQUIRED"),
     ):
         offset = text.index(CURSOR)
@@ -346,5 +357,51 @@ def test_filter_text_matches_what_the_edit_replaces() -> None:
         found = {c.label: c for c in complete(P, clean, offset, FACTS)}
         c = found[label]
         replaced = clean[c.span.start : c.span.end]
-        assert c.filter == expected
-        assert (c.filter or "").startswith(replaced)
+        assert c.filter == expected_filter
+        assert (c.filter or c.label).startswith(replaced)
+
+
+def _as_neovim_inserts(text: str, c: Candidate, offset: int) -> str:
+    """What Neovim's omnifunc (0.7 and 0.12) makes of an item: the item's text put at the edit's
+    start, replacing up to the cursor only; whatever follows the cursor stays."""
+    return text[: c.span.start] + c.insert + text[offset:]
+
+
+def _as_range_applied(text: str, c: Candidate) -> str:
+    """What a client that applies the edit's whole range (VS Code) makes of it."""
+    return text[: c.span.start] + c.insert + text[c.span.end :]
+
+
+@pytest.mark.parametrize(
+    ("typed", "after", "label", "line"),
+    [
+        ('"', "", "ENUM_SET", '  {"id": "x", "type": "ENUM_SET"'),
+        ('"', '"}', "ENUM_SET", '  {"id": "x", "type": "ENUM_SET"}'),
+        ('"BOO', "", "BOOLEAN_INVARIANT", '  {"id": "x", "type": "BOOLEAN_INVARIANT"'),
+        ('"BOO', '"}', "BOOLEAN_INVARIANT", '  {"id": "x", "type": "BOOLEAN_INVARIANT"}'),
+    ],
+)
+def test_an_enum_value_after_a_typed_quote_gets_one_quote(typed: str, after: str, label: str, line: str) -> None:
+    """Neovim 0.7 used to insert `""ENUM_SET"`: the item repeated the typed quote."""
+    head = '```gemstack-contracts\n[\n  {"id": "x", "type": '
+    text = head + typed + after + "\n]\n```\n"
+    offset = len(head) + len(typed)
+    c = next(c for c in complete(P, text, offset, FACTS) if c.label == label)
+    assert text[c.span.start - 1] == '"'  # the typed quote stays outside the edit
+    assert not c.insert.startswith('"')
+    assert c.filter is None and c.label.startswith(text[c.span.start : offset])
+    for applied in (_as_neovim_inserts(text, c, offset), _as_range_applied(text, c)):
+        assert applied.split("\n")[2] == line
+
+
+def test_typed_text_narrows_the_items_prefix_first() -> None:
+    text = '```gemstack-contracts\n[{"id": "x", "type": "in‸'
+    # IDENTITY_TUPLE starts with it; BOOLEAN_INVARIANT holds i…n in order.
+    assert [label for label, _ in _run(text)] == ["IDENTITY_TUPLE", "BOOLEAN_INVARIANT"]
+
+
+def test_values_after_a_typed_quote_are_strings_only() -> None:
+    text = '```gemstack-contracts\n[{"id": "y"}, {"id": "x", "type": "BOOLEAN_INVARIANT", "value": "‸'
+    assert _run(text) == []
+    text = text.replace('"‸', "‸")
+    assert [label for label, _ in _run(text)] == ["true", "false"]

@@ -31,3 +31,11 @@ end, {
   complete = "dir",
   desc = "Run gemstack-lsp check on the repository and fill the quickfix list",
 })
+
+vim.api.nvim_create_user_command("GemstackInstall", function(args)
+  require("gemstack").install(args.args)
+end, {
+  nargs = "?",
+  complete = "file",
+  desc = "Install gemstack-lsp into a private environment (from this plugin's clone, or a path, wheel or URL)",
+})

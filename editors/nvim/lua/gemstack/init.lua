@@ -1,10 +1,21 @@
--- gemstack.nvim: starts gemstack-lsp for Gemstack repositories and adds three commands.
+-- gemstack.nvim: starts gemstack-lsp for Gemstack repositories and adds its commands.
 --
 --   require("gemstack").setup({
---     cmd = { "gemstack-lsp", "serve" },       -- default: gemstack-lsp on PATH, else <root>/.venv/bin/gemstack-lsp
---     settings = { environment = "ci" },       -- the server's settings (section "gemstack")
+--     cmd = nil,                 -- default: the :GemstackInstall environment, PATH, <root>/.venv,
+--                                -- then pipx's and uv's tool folders (as the VS Code extension)
+--     python = nil,              -- the Python :GemstackInstall creates its venv with (default: python3, python)
+--     settings = { environment = "ci" },   -- the server's settings (section "gemstack")
+--     diagnostics = nil,         -- vim.diagnostic.config() for Gemstack's diagnostics only; default:
+--                                -- { virtual_text = true } unless you show virtual text/lines already;
+--                                -- false: leave them to your global config
+--     codelens = true,           -- fetch and refresh code lenses (attach, BufEnter, InsertLeave, diagnostics)
+--     keymaps = true,            -- Neovim < 0.10: K is hover in Gemstack buffers (unless you mapped K)
+--     omnifunc = true,           -- Neovim < 0.11: <C-x><C-o> completes from the server
+--     watch_files = true,        -- tell the server of files changed on disk by other tools
+--     statusline = true,         -- keep require("gemstack").statusline() fresh
+--     echo_results = false,      -- also echo command results (the server shows its own message)
 --     on_attach = function(client, bufnr) end,
---     capabilities = nil,                      -- e.g. require("cmp_nvim_lsp").default_capabilities()
+--     capabilities = nil,        -- e.g. require("cmp_nvim_lsp").default_capabilities()
 --     autostart = true,
 --   })
 --
@@ -34,38 +45,65 @@ function M.base_config()
   return dofile(files[1])
 end
 
-local function executable(path)
-  return path ~= nil and vim.fn.executable(path) == 1
-end
+local install = require("gemstack.install")
+local status = require("gemstack.status")
+local watch = require("gemstack.watch")
 
---- The server command for a root: opts.cmd, else gemstack-lsp on PATH, else <root>/.venv/bin/gemstack-lsp.
+--- The server command for a root: opts.cmd, else the first gemstack-lsp found by
+--- install.find_server (the :GemstackInstall environment, PATH, <root>/.venv, pipx, uv).
 function M.server_cmd(root)
   if M.options.cmd then
     return M.options.cmd
   end
-  if executable("gemstack-lsp") then
-    return { "gemstack-lsp", "serve" }
-  end
-  if root then
-    local venv = root .. "/.venv/bin/gemstack-lsp"
-    if executable(venv) then
-      return { venv, "serve" }
-    end
+  local found = install.find_server(root)
+  if found then
+    return { found, "serve" }
   end
   return nil
 end
 
 local missing_reported = false
-local function report_missing()
+--- The message shown once when no server is found (every command in it works today: the
+--- package is not published, so each installs from a clone or with :GemstackInstall).
+function M.missing_message(root)
+  local _, tried = install.find_server(root)
+  local pip, pipx = install.hints()
+  return "the language server gemstack-lsp was not found (tried: "
+    .. table.concat(tried, ", ")
+    .. "). Run :GemstackInstall to install it into "
+    .. install.env_dir()
+    .. " from this plugin's clone (needs Python 3.11+ and PyPI for its dependencies), "
+    .. "or install it yourself from a clone of gemstack-lsp: `"
+    .. pip
+    .. "` in a venv, or `"
+    .. pipx
+    .. "`; or pass cmd to require('gemstack').setup()."
+end
+
+local function report_missing(root)
   if missing_reported then
     return
   end
   missing_reported = true
-  notify(
-    "the language server gemstack-lsp was not found (not on PATH, not in the workspace's .venv). "
-      .. "Install it with `pip install gemstack-lsp`, or pass cmd to require('gemstack').setup().",
-    vim.log.levels.ERROR
-  )
+  notify(M.missing_message(root), vim.log.levels.ERROR)
+end
+
+--- Whether this Neovim implements workspace/didChangeWatchedFiles registrations (0.9+).
+function M.has_lsp_watcher()
+  return (pcall(require, "vim.lsp._watchfiles"))
+end
+
+--- Client capabilities: `base`, the user's, and file watching asked for. Neovim 0.10+ does
+--- not offer watching on Linux unless asked, and then never tells the server of files that
+--- other tools write (a capsule regenerated in a terminal would stay stale).
+function M.capabilities(base)
+  local caps = vim.tbl_deep_extend("force", base or {}, M.options.capabilities or {})
+  if M.options.watch_files ~= false and M.has_lsp_watcher() then
+    caps = vim.tbl_deep_extend("force", caps, {
+      workspace = { didChangeWatchedFiles = { dynamicRegistration = true } },
+    })
+  end
+  return caps
 end
 
 --- The full client configuration for a root (a copy; safe to modify).
@@ -76,9 +114,15 @@ function M.config_for(root)
   if M.options.settings then
     config.settings = { gemstack = M.options.settings }
   end
-  config.on_attach = M.options.on_attach
-  if M.options.capabilities then
-    config.capabilities = M.options.capabilities
+  config.on_attach = M.on_attach
+  -- Neovim 0.7 to 0.10 use `capabilities` as given (no merge with the defaults).
+  config.capabilities = M.capabilities(vim.lsp.protocol.make_client_capabilities())
+  local on_exit = config.on_exit
+  config.on_exit = function(code, signal, client_id)
+    watch.stop(client_id)
+    if on_exit then
+      on_exit(code, signal, client_id)
+    end
   end
   return config
 end
@@ -103,11 +147,11 @@ local function attach_legacy(bufnr)
   if not root then
     return
   end
-  local config = M.config_for(root)
   if not M.server_cmd(root) then
-    report_missing()
+    report_missing(root)
     return
   end
+  local config = M.config_for(root)
   config.root_dir = root
   config.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
   config.filetypes, config.root_markers = nil, nil
@@ -249,6 +293,7 @@ function M.follow_workspace_diagnostics()
       if client and client.name == M.name then
         vim.schedule(function()
           M.repull(client)
+          status.refresh_soon()
         end)
       end
     end,
@@ -282,38 +327,281 @@ function M.follow_workspace_diagnostics()
   })
 end
 
+--- What the Gemstack diagnostics are shown with (vim.diagnostic.config for their namespaces
+--- only), or nil to leave them to the user's global config. Neovim 0.11+ shows no virtual
+--- text by default: only a sign, and the message is what a Gemstack finding is about.
+function M.diagnostic_display()
+  local wanted = M.options.diagnostics
+  if wanted == false then
+    return nil
+  end
+  if type(wanted) == "table" then
+    return wanted
+  end
+  local global = vim.diagnostic.config() or {}
+  if global.virtual_text or global.virtual_lines then
+    return nil -- the user already shows messages their way
+  end
+  return { virtual_text = true }
+end
+
+local function show_diagnostics(client)
+  local display = M.diagnostic_display()
+  if not display then
+    return
+  end
+  -- Pushed and pulled diagnostics have a namespace each on 0.10+ (0.7 ignores `true`).
+  for _, is_pull in ipairs({ false, true }) do
+    local ok, ns = pcall(vim.lsp.diagnostic.get_namespace, client.id, is_pull)
+    if ok and ns then
+      vim.diagnostic.config(display, ns)
+    end
+  end
+end
+
+local lens_timers = {}
+--- Code lenses: Neovim fetches them only when asked. Newer Neovims have
+--- vim.lsp.codelens.enable(); older ones need a refresh at each moment they may change.
+local function follow_codelens(client, bufnr)
+  local caps = client.server_capabilities or {}
+  if M.options.codelens == false or not caps.codeLensProvider then
+    return
+  end
+  local lens = vim.lsp.codelens
+  if lens.enable then
+    pcall(lens.enable, true, { bufnr = bufnr })
+    return
+  end
+  local function refresh()
+    if not vim.api.nvim_buf_is_loaded(bufnr) then
+      return
+    end
+    if has("nvim-0.10") then
+      lens.refresh({ bufnr = bufnr })
+    elseif vim.api.nvim_get_current_buf() == bufnr then
+      lens.refresh() -- 0.7 to 0.9 refresh the current buffer only
+    end
+  end
+  refresh()
+  local group = vim.api.nvim_create_augroup("gemstack_codelens_" .. bufnr, { clear = true })
+  vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave" }, { group = group, buffer = bufnr, callback = refresh })
+  -- A regenerate or a fix changes the lenses (the capsule lens says its state) together
+  -- with the diagnostics.
+  vim.api.nvim_create_autocmd("DiagnosticChanged", {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      local timer = lens_timers[bufnr] or uv.new_timer()
+      lens_timers[bufnr] = timer
+      timer:stop()
+      timer:start(200, 0, vim.schedule_wrap(refresh))
+    end,
+  })
+end
+
+--- Neovim before 0.10 maps K to `man` (keywordprg), and before 0.11 sets 'omnifunc' only
+--- when empty (markdown's ftplugin sets htmlcomplete): make both talk to the server, unless
+--- the user chose otherwise.
+local function buffer_defaults(client, bufnr)
+  local caps = client.server_capabilities or {}
+  if M.options.keymaps ~= false and not has("nvim-0.10") and caps.hoverProvider then
+    if vim.fn.maparg("K", "n") == "" then
+      vim.keymap.set("n", "K", vim.lsp.buf.hover, { buffer = bufnr, desc = "gemstack: hover" })
+    end
+  end
+  if M.options.omnifunc ~= false and not has("nvim-0.11") and caps.completionProvider then
+    local current = vim.api.nvim_buf_get_option(bufnr, "omnifunc")
+    if current == "" or current == "htmlcomplete#CompleteTags" then
+      vim.api.nvim_buf_set_option(bufnr, "omnifunc", "v:lua.vim.lsp.omnifunc")
+    end
+  end
+end
+
+--- Another tool changed these files: buffers that show them unmodified are read again
+--- (:checktime, when 'autoread' is on), since the server analyses an open buffer's text, not
+--- the disk's. Without this, a capsule regenerated in a terminal while context-capsule.json
+--- is open would stay stale until Neovim next checks its files (focus, :checktime).
+function M.reload_changed(changes)
+  if not vim.o.autoread then
+    return
+  end
+  for _, change in ipairs(changes or {}) do
+    local ok, bufnr = pcall(vim.uri_to_bufnr, change.uri)
+    if ok and vim.api.nvim_buf_is_loaded(bufnr) and not vim.api.nvim_buf_get_option(bufnr, "modified") then
+      pcall(vim.cmd, "checktime " .. bufnr)
+    end
+  end
+end
+
+local function follow_watched_files()
+  if vim.fn.exists("##LspNotify") ~= 1 then
+    return -- 0.7/0.8: the plugin's own watcher calls reload_changed
+  end
+  vim.api.nvim_create_autocmd("LspNotify", {
+    group = vim.api.nvim_create_augroup("gemstack_watched_files", { clear = true }),
+    callback = function(args)
+      if args.data.method ~= "workspace/didChangeWatchedFiles" then
+        return
+      end
+      local client = vim.lsp.get_client_by_id(args.data.client_id)
+      if client and client.name == M.name then
+        local changes = (args.data.params or {}).changes
+        vim.schedule(function()
+          M.reload_changed(changes)
+        end)
+      end
+    end,
+  })
+end
+
+--- What the plugin does for every Gemstack client and buffer it attaches to.
+function M.attach_features(client, bufnr)
+  show_diagnostics(client)
+  follow_codelens(client, bufnr)
+  buffer_defaults(client, bufnr)
+  if M.options.watch_files ~= false and not M.has_lsp_watcher() then
+    watch.start(client.id, client.config and client.config.root_dir)
+  end
+  if M.options.statusline ~= false then
+    status.refresh(bufnr)
+  end
+end
+
+--- The on_attach of Neovim 0.7 to 0.10 (0.11+ runs attach_features from LspAttach, so that a
+--- user's own vim.lsp.config("gemstack", { on_attach = ... }) does not drop it).
+function M.on_attach(client, bufnr)
+  M.attach_features(client, bufnr)
+  if M.options.on_attach then
+    M.options.on_attach(client, bufnr)
+  end
+end
+
+local function is_stopped(client)
+  if has("nvim-0.11") then
+    return client:is_stopped()
+  end
+  return client.is_stopped()
+end
+
+local function stop(client, force)
+  if has("nvim-0.11") then
+    client:stop(force)
+  else
+    client.stop(force)
+  end
+end
+
+--- Starts clients for every loaded Gemstack buffer that has none.
+function M.start_all()
+  missing_reported = false
+  if vim.lsp.config and vim.lsp.enable then
+    if M.options.autostart ~= false then
+      vim.lsp.enable(M.name) -- re-runs its FileType autocommand on every buffer
+    end
+    return
+  end
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    local ft = vim.api.nvim_buf_get_option(bufnr, "filetype")
+    if vim.api.nvim_buf_is_loaded(bufnr) and (ft == "markdown" or ft == "json") then
+      attach_legacy(bufnr)
+    end
+  end
+end
+
+--- Stops the Gemstack clients (they may run another server) and starts them again.
+function M.restart()
+  local clients = M.clients()
+  for _, client in ipairs(clients) do
+    stop(client)
+  end
+  clients_by_root = {}
+  local deadline = uv.now() + 3000
+  local timer = uv.new_timer()
+  timer:start(
+    0,
+    50,
+    vim.schedule_wrap(function()
+      local alive = vim.tbl_filter(function(c)
+        return not is_stopped(c)
+      end, clients)
+      if #alive > 0 and uv.now() < deadline then
+        return
+      end
+      for _, client in ipairs(alive) do
+        stop(client, true)
+      end
+      timer:stop()
+      timer:close()
+      M.start_all()
+    end)
+  )
+end
+
+--- :GemstackInstall [path-or-URL]: installs the server into the private environment, then
+--- (re)starts the Gemstack clients with it. callback(ok, message) when done.
+function M.install(source, callback)
+  install.install(source, {
+    python = M.options.python,
+    callback = callback,
+    on_success = function()
+      if M.options.cmd == nil then
+        M.restart()
+      end
+    end,
+  })
+end
+
 function M.setup(opts)
   M.options = vim.tbl_extend("force", { autostart = true }, opts or {})
+  if M.options.statusline ~= false then
+    status.follow()
+  end
+  if M.options.watch_files ~= false then
+    follow_watched_files()
+  end
   if vim.lsp.config and vim.lsp.enable then
     -- Neovim 0.11+: merge our options onto lsp/gemstack.lua.
-    local overrides = {}
+    local base_root_dir = M.base_config().root_dir
+    local overrides = {
+      on_attach = M.options.on_attach,
+      capabilities = M.capabilities({}),
+      -- Start only when there is a server to start (else say once how to install one).
+      root_dir = function(bufnr, on_dir)
+        base_root_dir(bufnr, function(root)
+          if M.server_cmd(root) then
+            on_dir(root)
+          else
+            report_missing(root)
+          end
+        end)
+      end,
+    }
     if M.options.cmd then
       overrides.cmd = M.options.cmd
     else
       overrides.cmd = function(dispatchers, config)
         local root = config and config.root_dir
-        local cmd = M.server_cmd(root)
-        if not cmd then
-          report_missing()
-          cmd = { "gemstack-lsp", "serve" }
-        end
+        local cmd = M.server_cmd(root) or { "gemstack-lsp", "serve" }
         return vim.lsp.rpc.start(cmd, dispatchers, { cwd = root })
       end
     end
     if M.options.settings then
       overrides.settings = { gemstack = M.options.settings }
     end
-    if M.options.on_attach then
-      overrides.on_attach = M.options.on_attach
-    end
-    if M.options.capabilities then
-      overrides.capabilities = M.options.capabilities
-    end
     if M.options.workspace_diagnostics ~= false then
       overrides = vim.tbl_deep_extend("force", M.pull_config(), overrides)
       M.follow_workspace_diagnostics()
     end
     vim.lsp.config(M.name, overrides)
+    vim.api.nvim_create_autocmd("LspAttach", {
+      group = vim.api.nvim_create_augroup("gemstack_attach", { clear = true }),
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data.client_id)
+        if client and client.name == M.name then
+          M.attach_features(client, args.buf)
+        end
+      end,
+    })
     if M.options.autostart then
       vim.lsp.enable(M.name)
     end
@@ -331,12 +619,7 @@ function M.setup(opts)
     end,
   })
   -- Buffers opened before setup().
-  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
-    local ft = vim.api.nvim_buf_get_option(bufnr, "filetype")
-    if vim.api.nvim_buf_is_loaded(bufnr) and (ft == "markdown" or ft == "json") then
-      attach_legacy(bufnr)
-    end
-  end
+  M.start_all()
 end
 
 --- Gemstack clients attached to a buffer (or any, when none is attached to it).
@@ -386,6 +669,9 @@ function M.execute(command, arguments, bufnr, callback)
     return
   end
   M.request(client, "workspace/executeCommand", { command = command, arguments = arguments }, function(err, result)
+    if M.options.statusline ~= false then
+      status.refresh_soon()
+    end
     if callback then
       callback(err, result)
     end
@@ -426,12 +712,15 @@ local function feature_command(server_command, title)
     M.execute(server_command, { target }, bufnr, function(err, result)
       if err then
         notify(title .. " failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-      else
+      elseif M.options.echo_results then
+        -- The server says what it did (window/showMessage); repeating it would show it twice.
         notify(title .. ": " .. describe(result))
       end
       if callback then
         callback(err, result)
       end
+      M.last_result = { command = server_command, err = err, result = result }
+      vim.cmd("doautocmd <nomodeline> User GemstackCommandDone")
     end)
   end
 end
@@ -487,7 +776,7 @@ function M.check(path, callback)
   path = (path and path ~= "") and vim.fn.fnamemodify(path, ":p") or M.root_of(bufnr) or vim.fn.getcwd()
   local cmd = M.server_cmd(M.root_of(bufnr) or vim.fn.getcwd())
   if not cmd then
-    report_missing()
+    report_missing(M.root_of(bufnr))
     return
   end
   local argv = { cmd[1], "check", "--format", "json", path }
@@ -534,6 +823,12 @@ function M.check(path, callback)
   if job <= 0 then
     done(nil, "could not run " .. argv[1])
   end
+end
+
+--- The capsule state of the current buffer's feature for a statusline ("Capsule STALE"), or
+--- "" outside Gemstack buffers. Never blocks: it reads what the server last answered.
+function M.statusline()
+  return status.statusline()
 end
 
 return M

@@ -321,7 +321,11 @@ def test_missing_server_says_how_to_install_it(name: str, tmp_path: Path) -> Non
         stdin=subprocess.DEVNULL,
     )
     assert out.exists(), proc.stderr
-    messages = [m["message"] for m in json.loads(out.read_text())["messages"]]
+    result = json.loads(out.read_text())
+    # Opening the spec did not fail: the message is shown, not raised inside the autocommand.
+    assert result.get("edit_error") is None, result["edit_error"]
+    assert "stack traceback" not in proc.stderr, proc.stderr
+    messages = [m["message"] for m in result["messages"]]
     [missing] = [m for m in messages if "was not found" in m]
     # Commands that work today: the plugin's installer, or an install from the clone.
     assert ":GemstackInstall" in missing, missing

@@ -85,7 +85,12 @@ local function report_missing(root)
     return
   end
   missing_reported = true
-  notify(M.missing_message(root), vim.log.levels.ERROR)
+  -- Scheduled: this runs inside the FileType autocommand, where Neovim 0.12 turns an error
+  -- message into an exception with a stack trace instead of showing it.
+  local message = M.missing_message(root)
+  vim.schedule(function()
+    notify(message, vim.log.levels.ERROR)
+  end)
 end
 
 --- Whether this Neovim implements workspace/didChangeWatchedFiles registrations (0.9+).

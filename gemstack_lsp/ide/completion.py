@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jsonschema
@@ -124,6 +124,8 @@ class Candidate:
     snippet: bool = False
     plain: str | None = None
     filter: str | None = None
+    #: Chosen by the text typed so far: the client must ask again as typing goes on.
+    narrowed: bool = False
 
 
 @dataclass(frozen=True)
@@ -468,7 +470,7 @@ def _narrowed(out: list[Candidate], text: str, inside: _InsideString | None, off
         return out
     prefix = [c for c in out if c.label.lower().startswith(typed)]
     fuzzy = [c for c in out if c not in prefix and _subsequence(typed, c.label.lower())]
-    return prefix + fuzzy
+    return [replace(c, narrowed=True) for c in prefix + fuzzy]
 
 
 @dataclass(frozen=True)

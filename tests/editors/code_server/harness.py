@@ -55,6 +55,7 @@ def ensure_system_packages() -> None:
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
         raise SetupError(f"missing {', '.join(missing)}: apt-get install {' '.join(APT_PACKAGES)}")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, timeout=600)
     subprocess.run(["apt-get", "install", "-y", "-qq", *APT_PACKAGES], check=True, env=env, timeout=1200)
 
 
@@ -192,3 +193,11 @@ def drive(url: str, folder: Path, result: Path, env_extra: dict[str, str], shots
     data: dict[str, Any] = json.loads(result.read_text())
     data["exit"] = proc.returncode
     return data
+
+
+if __name__ == "__main__":
+    # `make code-server-deps`: install code-server, playwright-core and Debian's Chromium once.
+    try:
+        print(f"code-server: {ensure_code_server()}")
+    except SetupError as exc:
+        raise SystemExit(f"code-server set-up failed: {exc}") from exc

@@ -83,6 +83,26 @@ class Run:
         )
 
 
+def run_harness(
+    name: str, argv: list[str], env: dict[str, str], out: Path, cwd: Path, timeout: float
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """Run an editor with a harness that writes its observations as JSON to ``out``: the
+    process and that JSON, or a failure that says what the editor printed (never a hang)."""
+    try:
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env, stdin=subprocess.DEVNULL
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{name} did not exit within {timeout} s; stdout: {exc.stdout!r}; stderr: {exc.stderr!r}")
+    if not out.exists():
+        pytest.fail(
+            f"{name} wrote no results (exit {proc.returncode}); stdout: {proc.stdout[-3000:]}; "
+            f"stderr: {proc.stderr[-3000:]}"
+        )
+    result: dict[str, Any] = json.loads(out.read_text("utf-8"))
+    return proc, result
+
+
 def run_batch(
     name: str, argv: list[str], base: Path, repo: Path, env: dict[str, str], expected: list[dict[str, Any]]
 ) -> Run:
@@ -100,24 +120,7 @@ def run_batch(
         **env,
     }
     (base / "home").mkdir(exist_ok=True)
-    try:
-        proc = subprocess.run(
-            argv,
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT_S,
-            cwd=repo,
-            env=full_env,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"{name} did not exit within {RUN_TIMEOUT_S} s; stdout: {exc.stdout!r}; stderr: {exc.stderr!r}")
-    if not out.exists():
-        pytest.fail(
-            f"{name} wrote no results (exit {proc.returncode}); stdout: {proc.stdout[-3000:]}; "
-            f"stderr: {proc.stderr[-3000:]}"
-        )
-    result = json.loads(out.read_text("utf-8"))
+    proc, result = run_harness(name, argv, full_env, out, repo, RUN_TIMEOUT_S)
     print(f"\n{name}: total {result.get('total_ms')} ms; steps: {result.get('steps')}")
     return Run(name, repo, proc.returncode, proc.stdout, proc.stderr, result, expected)
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from tests.editors.batch_editor import run_harness
+
 pytestmark = pytest.mark.editor
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,21 +168,8 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     # Keep Neovim's state, logs and caches out of the user's home.
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         env[var] = str(base / var.lower())
-    try:
-        proc = subprocess.run(
-            [str(editor.binary), "--headless", "--clean", "-u", str(HARNESS)],
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT_S,
-            cwd=base,
-            env=env,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"{editor.name} did not exit within {RUN_TIMEOUT_S} s; stderr: {exc.stderr!r}")
-    if not out.exists():
-        pytest.fail(f"{editor.name} wrote no results (exit {proc.returncode}); stderr: {proc.stderr[-3000:]}")
-    result = json.loads(out.read_text("utf-8"))
+    argv = [str(editor.binary), "--headless", "--clean", "-u", str(HARNESS)]
+    proc, result = run_harness(editor.name, argv, env, out, base, RUN_TIMEOUT_S)
     steps = {k: v.get("ms") for k, v in result.get("steps", {}).items()}
     print(f"\n{editor.name} {result.get('nvim')}: total {result.get('total_ms')} ms; steps (ms): {steps}")
     return Run(editor, repo, proc.returncode, proc.stderr, result, expected)
@@ -384,21 +373,8 @@ def fresh(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         "GEMSTACK_TIMEOUT_MS": str(WAIT_TIMEOUT_MS),
         "GEMSTACK_INSTALL_TIMEOUT_MS": str(INSTALL_TIMEOUT_S * 1000),
     }
-    try:
-        proc = subprocess.run(
-            [str(editor.binary), "--headless", "--clean", "-u", str(FRESH_HARNESS)],
-            capture_output=True,
-            text=True,
-            timeout=INSTALL_TIMEOUT_S + RUN_TIMEOUT_S,
-            cwd=base,
-            env=env,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"{editor.name} did not exit in time; stderr: {exc.stderr!r}")
-    if not out.exists():
-        pytest.fail(f"{editor.name} wrote no results (exit {proc.returncode}); stderr: {proc.stderr[-3000:]}")
-    result = json.loads(out.read_text("utf-8"))
+    argv = [str(editor.binary), "--headless", "--clean", "-u", str(FRESH_HARNESS)]
+    proc, result = run_harness(editor.name, argv, env, out, base, INSTALL_TIMEOUT_S + RUN_TIMEOUT_S)
     print(
         f"\n{editor.name} {result.get('nvim')}: install {result.get('install_ms')} ms; "
         f"terminal regenerate to cleared {result.get('cleared_after_exit_ms')} ms"

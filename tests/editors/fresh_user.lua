@@ -262,33 +262,10 @@ local function main()
   R.capsule_buf_modified = vim.api.nvim_buf_get_option(capsule_buf, "modified")
 end
 
-vim.api.nvim_create_autocmd("VimEnter", {
-  callback = function()
-    vim.schedule(function()
-      local ok, err = xpcall(main, debug.traceback)
-      R.total_ms = ms()
-      if not ok then
-        R.error = tostring(err)
-      end
-      local f = assert(io.open(RESULT, "w"))
-      f:write(vim.json.encode(R))
-      f:close()
-      for _, c in ipairs(gemstack.clients()) do
-        pcall(function()
-          if vim.fn.has("nvim-0.11") == 1 then
-            c:stop(true)
-          else
-            c.stop(true)
-          end
-        end)
-      end
-      if not ok then
-        vim.cmd("cquit 2")
-      elseif #R.timeouts > 0 then
-        vim.cmd("cquit 1")
-      else
-        vim.cmd("qall!")
-      end
-    end)
-  end,
-})
+-- The shared tail (tests/editors/harness_common.lua, next to this file).
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
+common.run_at_start(main, R, function()
+  local f = assert(io.open(RESULT, "w"))
+  f:write(vim.json.encode(R))
+  f:close()
+end, ms)

@@ -376,31 +376,6 @@ local function main()
   R.after_regenerate_command = diagnostics()
 end
 
-vim.api.nvim_create_autocmd("VimEnter", {
-  callback = function()
-    vim.schedule(function()
-      local ok, err = xpcall(main, debug.traceback)
-      R.total_ms = ms()
-      if not ok then
-        R.error = tostring(err)
-      end
-      pcall(write_result)
-      for _, c in ipairs(gemstack.clients()) do
-        pcall(function()
-          if vim.fn.has("nvim-0.11") == 1 then
-            c:stop(true)
-          else
-            c.stop(true)
-          end
-        end)
-      end
-      if not ok then
-        vim.cmd("cquit 2")
-      elseif #R.timeouts > 0 then
-        vim.cmd("cquit 1")
-      else
-        vim.cmd("qall!")
-      end
-    end)
-  end,
-})
+-- The shared tail (tests/editors/harness_common.lua, next to this file).
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
+common.run_at_start(main, R, write_result, ms)

@@ -15,14 +15,9 @@ function M.run_at_start(main, R, write, ms)
           R.error = tostring(err)
         end
         pcall(write, R)
-        for _, c in ipairs(require("gemstack").clients()) do
-          pcall(function()
-            if vim.fn.has("nvim-0.11") == 1 then
-              c:stop(true)
-            else
-              c.stop(true)
-            end
-          end)
+        local gemstack = require("gemstack")
+        for _, c in ipairs(gemstack.clients()) do
+          pcall(gemstack.stop_client, c, true)
         end
         if not ok then
           vim.cmd("cquit 2")

@@ -137,11 +137,17 @@ def _check_json(repo: Path, server: Path) -> list[dict[str, Any]]:
     return findings
 
 
-@pytest.fixture(scope="module", params=sorted(EDITORS))
-def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Run:
-    editor = EDITORS[request.param]
+def _editor(name: str) -> Editor:
+    """The editor, or a failure naming the make target that installs it (never a skip)."""
+    editor = EDITORS[name]
     if not editor.binary.exists():
         pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    return editor
+
+
+@pytest.fixture(scope="module", params=sorted(EDITORS))
+def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    editor = _editor(request.param)
     version = _version(editor.binary)
     if version < editor.minimum:
         pytest.fail(f"{editor.name}: {editor.binary} is {version}, need {editor.minimum}+; {editor.how_to_install}")
@@ -284,15 +290,11 @@ _TOOL_VARS = ("PIPX_HOME", "PIPX_BIN_DIR", "UV_TOOL_DIR", "UV_TOOL_BIN_DIR", "VI
 
 @pytest.mark.parametrize("name", ["nvim-pypi", "nvim-debian"])
 def test_missing_server_says_how_to_install_it(name: str, tmp_path: Path) -> None:
-    editor = EDITORS[name]
-    if not editor.binary.exists():
-        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    editor = _editor(name)
     repo = tmp_path / "demo"
     shutil.copytree(DEMO, repo, symlinks=True)
     out = tmp_path / "result.json"
-    path = os.pathsep.join(
-        d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "gemstack-lsp").exists()
-    )
+    path = _path_without_server()
     env = {
         **_without_tool_folders(os.environ, tmp_path),
         "PATH": path,
@@ -355,9 +357,7 @@ class Fresh:
 def fresh(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Fresh:
     """Runs tests/editors/fresh_user.lua with no gemstack-lsp on PATH, no .venv, and a fresh
     HOME and XDG folders (so the :GemstackInstall environment lands in the test's folder)."""
-    editor = EDITORS[request.param]
-    if not editor.binary.exists():
-        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    editor = _editor(request.param)
     base = tmp_path_factory.mktemp(f"fresh-{editor.name}")
     repo = base / "demo"
     shutil.copytree(DEMO, repo, symlinks=True)
@@ -474,9 +474,7 @@ COMPLETION_CASES = [
 def test_completion_after_a_typed_quote(name: str, tmp_path: Path) -> None:
     """The enum value completes inside the quote the user typed (Neovim 0.7 inserted
     `""ENUM_SET"`); omnifunc and, before 0.10, K are set up for Gemstack buffers."""
-    editor = EDITORS[name]
-    if not editor.binary.exists():
-        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+    editor = _editor(name)
     repo = tmp_path / "demo"
     shutil.copytree(DEMO, repo, symlinks=True)
     out = tmp_path / "result.json"

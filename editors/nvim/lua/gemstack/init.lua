@@ -488,13 +488,15 @@ local function is_stopped(client)
   return client.is_stopped()
 end
 
-local function stop(client, force)
+--- client.stop for every Neovim (0.11 made it a method).
+function M.stop_client(client, force)
   if has("nvim-0.11") then
     client:stop(force)
   else
     client.stop(force)
   end
 end
+local stop = M.stop_client
 
 --- Starts clients for every loaded Gemstack buffer that has none.
 function M.start_all()

@@ -9,11 +9,11 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import shutil
 import stat
 import subprocess
 from pathlib import Path
 
+from gemstack_lsp import gitsafe
 from gemstack_lsp.core.reader import (
     MAX_ANALYSED_BYTES,
     NON_GIT,
@@ -24,33 +24,18 @@ from gemstack_lsp.core.reader import (
     normalize_relpath,
 )
 
-#: How long one Git query may take before its answer counts as unknown.
-GIT_TIMEOUT_SECONDS = 20.0
-
-
 def _git(root: Path, *args: str) -> str | None:
     """The output of a read-only Git command run in ``root``; ``None`` when it fails.
 
-    ``--no-optional-locks`` (and ``GIT_OPTIONAL_LOCKS=0``) keep ``git status`` from refreshing
-    the index, so asking never writes to the repository.
+    Runs through ``gitsafe``: no program the repository configures (fsmonitor, filters,
+    hooks, pagers, helpers) and no ``git`` found inside the repository ever runs, and
+    ``--no-optional-locks`` keeps ``git status`` from refreshing the index.
     """
-    git = shutil.which("git")
-    if git is None:
-        return None
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
     try:
-        done = subprocess.run(
-            [git, "--no-optional-locks", *args],
-            cwd=root,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=GIT_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+        done = gitsafe.run(root, args, root=root, submodules=args[0] == "status")
+    except (gitsafe.GitUnavailable, OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0:
+    if done.status != 0:
         return None
     return done.stdout.decode("utf-8", "replace")
 

@@ -24,6 +24,7 @@ from gemstack_lsp.core.reader import (
     normalize_relpath,
 )
 
+
 def _git(root: Path, *args: str) -> str | None:
     """The output of a read-only Git command run in ``root``; ``None`` when it fails.
 

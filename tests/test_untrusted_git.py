@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.lspclient import Document, LspClient  # noqa: E402
+from bench.lspclient import Document, LspClient
 
 PROJECT = Path(__file__).resolve().parents[1]
 FIXTURE = PROJECT / "tests" / "fixtures" / "gemstack-reference" / "repo"

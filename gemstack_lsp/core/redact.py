@@ -1,16 +1,18 @@
 """The one redaction function: no message the tool prints quotes a value that looks like a secret.
 
 Every message that quotes user text (finding messages, hovers, completion labels, symbols,
-lens titles, ``context show``, logs) passes it through ``redact``. A secret is whatever one of
-the capsule's secret patterns (``core/capsule/secrets.py``, the reference's list) matches; the
-match is replaced by ``[redacted <kind>]`` (``[redacted github-token]``), so the message still says what was there.
+lens titles, ``context show``, logs) passes it through ``redact``. A secret is whatever any
+audit's pattern matches (``core/secretpatterns.py``: the capsule's and the ledger's, the
+reference's lists); the match is replaced by ``[redacted <kind>]`` (``[redacted github-token]``),
+so the message still says what was there. A private key is redacted through its ``END`` line.
+Everything here is linear in the text.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gemstack_lsp.core.capsule.secrets import SECRET_PATTERNS, secret_kind
+from gemstack_lsp.core.secretpatterns import secret_spans
 
 
 def _placeholder(kind: str) -> str:
@@ -18,16 +20,20 @@ def _placeholder(kind: str) -> str:
     return f"[redacted {kind.lower().replace(' ', '-')}]"
 
 
-_SUBSTITUTIONS = tuple((pattern, _placeholder(kind)) for kind, pattern in SECRET_PATTERNS)
-
-
 def redact(text: str) -> str:
     """``text`` with every secret-looking part replaced by ``[redacted <kind>]``."""
     if not text:
         return text
-    for pattern, placeholder in _SUBSTITUTIONS:
-        text = pattern.sub(placeholder, text)
-    return text
+    spans = secret_spans(text)
+    if not spans:
+        return text
+    parts: list[str] = []
+    at = 0
+    for span in spans:
+        parts += [text[at : span.start], _placeholder(span.kind)]
+        at = span.end
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 def redact_json(value: Any) -> Any:
@@ -62,7 +68,7 @@ def excerpt(text: str, length: int) -> str:
 
 def looks_secret(text: str) -> bool:
     """True when ``text`` holds something one of the secret patterns matches."""
-    return secret_kind(text) is not None
+    return bool(text) and bool(secret_spans(text))
 
 
 def quote(value: object, limit: int = 80) -> str:

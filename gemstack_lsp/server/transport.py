@@ -218,17 +218,60 @@ async def serve(
 _ESCAPED_BEARER = re.compile(r"bearer\\[tnrfbu]", re.IGNORECASE)
 
 
+#: Members whose string value is a URI the client needs as it is (a document to open, a
+#: location to jump to): redaction never rewrites one into a URI that names nothing.
+URI_MEMBERS = frozenset({"uri", "targetUri", "rootUri", "scopeUri", "newUri", "oldUri", "baseUri"})
+
+
+def _is_uri(text: str) -> bool:
+    return text.startswith("file:")
+
+
+def redact_message(value: Any) -> Any:
+    """A JSON message with every secret-looking string redacted, except URIs: the value of a
+    URI member (``uri``, ``targetUri``...), any ``file:`` URI string, and the ``file:`` URIs a
+    ``WorkspaceEdit``'s ``changes`` map is keyed by stay exactly as they are (iteratively, any depth)."""
+    from gemstack_lsp.core.redact import redact
+
+    def clean(key: Any, item: Any) -> Any:
+        if not isinstance(item, str):
+            return item
+        if (isinstance(key, str) and key in URI_MEMBERS) or _is_uri(item):
+            return item
+        return redact(item)
+
+    if not isinstance(value, dict | list):
+        return clean(None, value)
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, dict | list):
+                copy: Any = {} if isinstance(item, dict) else []
+                stack.append((item, copy))
+            else:
+                copy = clean(key, item)
+            if isinstance(target, dict):
+                name = str(key)
+                target[name if _is_uri(name) else redact(name)] = copy
+            else:
+                target.append(copy)
+    return root
+
+
 def outgoing_text(data: Any, serialize: Callable[[Any], Any]) -> str:
     """The JSON text of a message about to be sent, with every secret-looking string (property
-    names included) redacted: the last guard, whichever feature built the message. The text is
-    made once; only when a secret pattern matches it is it decoded, redacted and made again."""
-    from gemstack_lsp.core.capsule.secrets import SECRET_PATTERNS
-    from gemstack_lsp.core.redact import redact_json
+    names included) redacted: the last guard, whichever feature built the message. URIs are
+    never rewritten (``redact_message``). The text is made once; only when a secret pattern
+    matches it is it decoded, redacted and made again."""
+    from gemstack_lsp.core.redact import looks_secret
 
     text = json.dumps(data, default=serialize)
-    if not any(pattern.search(text) for _, pattern in SECRET_PATTERNS) and not _ESCAPED_BEARER.search(text):
+    if not looks_secret(text) and not _ESCAPED_BEARER.search(text):
         return text
-    return json.dumps(redact_json(json.loads(text)))
+    return json.dumps(redact_message(json.loads(text)))
 
 
 def _where(exc: ValueError) -> str:

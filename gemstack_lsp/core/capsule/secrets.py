@@ -12,21 +12,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_property_order
+from gemstack_lsp.core import secretpatterns
+from gemstack_lsp.core.jscompat import js_property_order
 
 FORBIDDEN_KEYS = frozenset(
     {"apiKey", "api_key", "token", "accessToken", "access_token", "secret", "clientSecret", "password", "credentials"}
 )
 
-#: (name, pattern) in the order the reference tries them; the first hit names the kind.
-SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("AWS access key", re.compile(r"AKIA[0-9A-Z]{16}")),
-    ("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9_]{36,}")),
-    ("API secret key", re.compile(r"sk-[A-Za-z0-9_-]{20,}")),
-    ("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{30,}")),
-    ("Bearer token", re.compile(rf"Bearer{JS_WS_CLASS}+[A-Za-z0-9\-._~+/]+=*", re.IGNORECASE)),
-    ("private key", re.compile(r"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY-----")),
-)
+#: (name, pattern) in the order the reference tries them; the first hit names the kind. The
+#: patterns live in ``core/secretpatterns.py`` with every other audit's (the redactor hides all).
+SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((p.kind, p.pattern) for p in secretpatterns.CAPSULE)
 
 PROPERTY_MESSAGE = 'CONTEXT_CAPSULE_SECRET_DETECTED: Forbidden credential property "{key}" detected.'
 TOKEN_MESSAGE = "CONTEXT_CAPSULE_SECRET_DETECTED: Forbidden credential token pattern detected."
@@ -61,10 +56,8 @@ class SecretHit:
 
 def secret_kind(text: str) -> str | None:
     """The kind of secret ``text`` looks like, or ``None``."""
-    for name, pattern in SECRET_PATTERNS:
-        if pattern.search(text):
-            return name
-    return None
+    hit = secretpatterns.first_kind(secretpatterns.CAPSULE, text)
+    return None if hit is None else hit.kind
 
 
 def scan_secrets(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[SecretHit]:

@@ -29,6 +29,7 @@ import jsonschema
 
 from gemstack_lsp.core.cost.jsonedit import insert_member
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
+from gemstack_lsp.core import secretpatterns
 from gemstack_lsp.core.jscompat import (
     JS_WS_CLASS,
     UNDEFINED,
@@ -69,12 +70,9 @@ FORBIDDEN_KEYS: Final = frozenset(
 )  # fmt: skip
 
 #: Secret value patterns: (Python regex, the reference's JavaScript source as its messages print it).
-SECRET_PATTERNS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
-    (re.compile(r"sk-[a-zA-Z0-9_-]{16,}"), "/sk-[a-zA-Z0-9_-]{16,}/"),
-    (re.compile(r"ghp_[a-zA-Z0-9]{20,}"), "/ghp_[a-zA-Z0-9]{20,}/"),
-    (re.compile(rf"Bearer{JS_WS_CLASS}+[a-zA-Z0-9._-]{{16,}}", re.IGNORECASE), "/Bearer\\s+[a-zA-Z0-9._-]{16,}/i"),
-    (re.compile(r"AIza[0-9A-Za-z_-]{30,}"), "/AIza[0-9A-Za-z-_]{30,}/"),
-    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), "/-----BEGIN [A-Z ]*PRIVATE KEY-----/"),
+#: They live in ``core/secretpatterns.py`` with every other audit's (the redactor hides all).
+SECRET_PATTERNS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
+    (p.pattern, p.source) for p in secretpatterns.LEDGER
 )
 
 #: The default body of a ledger entry added by a fix: UNKNOWN until someone classifies it.

@@ -27,11 +27,10 @@ from typing import Any, Final
 
 import jsonschema
 
+from gemstack_lsp.core import secretpatterns
 from gemstack_lsp.core.cost.jsonedit import insert_member
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
-from gemstack_lsp.core import secretpatterns
 from gemstack_lsp.core.jscompat import (
-    JS_WS_CLASS,
     UNDEFINED,
     is_js_number,
     js_date_parse,

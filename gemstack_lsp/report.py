@@ -18,6 +18,7 @@ from typing import Any
 from gemstack_lsp import __version__
 from gemstack_lsp.commands.output import json_text
 from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
+from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.text import Encoding, Position, Span
 
@@ -118,7 +119,11 @@ def render_text(reports: Sequence[RepoReport], cwd: Path) -> str:
             start, _ = finding_range(r.repo, f, "utf-32")
             where = display_path(r.root, f.path, cwd)
             severity = f.effective_severity.lsp_name
-            lines.append(f"{where}:{start.line + 1}:{start.character + 1}: {severity} {f.code} {f.message}")
+            # A path or message with a line break or a terminal escape could forge a line of
+            # its own (a finding no check made) or drive the terminal: both are escaped.
+            lines.append(
+                f"{printable(where)}:{start.line + 1}:{start.character + 1}: {severity} {f.code} {printable(f.message)}"
+            )
     lines.append(summary_line(summarize(reports)))
     return "\n".join(lines) + "\n"
 
@@ -175,8 +180,17 @@ def _related_json(repo: GemstackRepo, path: str, span: Span | None, message: str
 # --- SARIF ------------------------------------------------------------------------------------
 
 
+def _quote_path(posix: str) -> str:
+    """A path percent-encoded byte for byte: a name that is not UTF-8 (held as surrogate
+    escapes) keeps its exact bytes, ``%FF``, instead of failing the whole log."""
+    return urllib.parse.quote(os.fsencode(posix))
+
+
 def _file_uri(path: Path, directory: bool = False) -> str:
-    uri = path.as_uri()
+    try:
+        uri = path.as_uri()
+    except UnicodeEncodeError:
+        uri = "file://" + _quote_path(path.as_posix())
     return uri + "/" if directory and not uri.endswith("/") else uri
 
 
@@ -186,7 +200,7 @@ def _artifact_location(root: Path, relpath: str, cwd: Path) -> dict[str, Any]:
         rel = full.relative_to(cwd)
     except ValueError:
         return {"uri": _file_uri(full)}
-    return {"uri": urllib.parse.quote(rel.as_posix()), "uriBaseId": "%SRCROOT%"}
+    return {"uri": _quote_path(rel.as_posix()), "uriBaseId": "%SRCROOT%"}
 
 
 def _region(start: Position, end: Position) -> dict[str, int]:

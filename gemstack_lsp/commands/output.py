@@ -17,6 +17,7 @@ import re
 import sys
 from typing import Any, TextIO
 
+from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.text import well_formed
 
 #: The name of the codec error handler that writes lone surrogates as U+FFFD.
@@ -80,8 +81,11 @@ def write_stdout(text: str) -> None:
 
 
 def say(text: str, *, err: bool = False) -> None:
-    """One line on stdout (or stderr), flushed; a reader that went away is not an error."""
-    _write(sys.stderr if err else sys.stdout, text + "\n")
+    """One line on stdout (or stderr), flushed; a reader that went away is not an error.
+
+    The line is ``printable``: a line break or terminal escape in a path, id or value the
+    repository provided is escaped, so it can neither forge a line nor drive the terminal."""
+    _write(sys.stderr if err else sys.stdout, printable(text) + "\n")
 
 
 def _write(stream: TextIO, text: str) -> None:

@@ -25,15 +25,24 @@ def _address(value: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+class RedactingFormatter(logging.Formatter):
+    """No log line (tracebacks included) quotes a secret-looking value, and a message cannot
+    forge a log line or drive a terminal: its line breaks and control characters are escaped
+    (a traceback keeps its lines)."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        from gemstack_lsp.core.printable import printable
+
+        record.message = printable(record.message)
+        return super().formatMessage(record)
+
+    def format(self, record: logging.LogRecord) -> str:
+        from gemstack_lsp.core.redact import redact
+
+        return redact(super().format(record))
+
+
 def run(args: argparse.Namespace) -> int:
-    from gemstack_lsp.core.redact import redact
-
-    class RedactingFormatter(logging.Formatter):
-        """No log line (tracebacks included) quotes a secret-looking value."""
-
-        def format(self, record: logging.LogRecord) -> str:
-            return redact(super().format(record))
-
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper()), handlers=[handler])

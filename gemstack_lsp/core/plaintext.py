@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from gemstack_lsp.core.printable import printable
+
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
@@ -82,8 +84,9 @@ def _is_table_row(line: str) -> bool:
 
 
 def markdown_to_plaintext(markdown: str) -> str:
-    """``markdown`` as plain text a person reads without a Markdown renderer."""
-    lines = markdown.splitlines()
+    """``markdown`` as plain text a person reads without a Markdown renderer. Control
+    characters and terminal escapes a repository put in it are escaped (``printable``)."""
+    lines = printable(markdown, keep_lines=True).splitlines()
     out: list[str] = []
     i = 0
     in_fence = False

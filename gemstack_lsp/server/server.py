@@ -29,6 +29,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from gemstack_lsp import __version__
+from gemstack_lsp.core.printable import printable
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.diagnostics import Diagnostics
@@ -252,10 +253,14 @@ class GemstackServer(LanguageServer):
         """Log an error in a handler; requests already answer it as an LSP error."""
         log.error("handler error (%s): %s", getattr(source, "__name__", source), error)
         with contextlib.suppress(Exception):  # the pipe may be gone
-            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=f"gemstack: {error}"))
+            self.window_log_message(
+                lsp.LogMessageParams(
+                    type=lsp.MessageType.Error, message=printable(f"gemstack: {error}", keep_lines=True)
+                )
+            )
 
     def log(self, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
-        self.window_log_message(lsp.LogMessageParams(type=kind, message=message))
+        self.window_log_message(lsp.LogMessageParams(type=kind, message=printable(message, keep_lines=True)))
 
     def is_cancelled(self) -> bool:
         """True when the client cancelled the request being handled (call from its handler)."""

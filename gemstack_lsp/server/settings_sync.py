@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from gemstack_lsp import containment
+from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.reader import Reader
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.server.configuration import DEFAULT, Configuration, uri_path
@@ -101,7 +102,7 @@ def _reader_for(server: GemstackServer, folder_uri: str) -> Reader | None:
 
 def _show(server: GemstackServer, message: str, kind: types.MessageType) -> None:
     try:
-        server.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        server.window_show_message(types.ShowMessageParams(type=kind, message=printable(message, keep_lines=True)))
     except Exception:  # the connection may be gone during shutdown
         log.exception("window/showMessage failed")
 

@@ -13,7 +13,7 @@ from gemstack_lsp.core.printable import printable
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$")
 _LINK = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
 _BOLD = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
@@ -110,7 +110,8 @@ def markdown_to_plaintext(markdown: str) -> str:
         if _RULE.match(line):
             out.append(RULE_TEXT)
         elif m := _HEADING.match(line):
-            out.append(_inline(m.group(1)))
+            # ``(.*?)\s*#*\s*$`` as code: one expression was quadratic on a long `` #`` run.
+            out.append(_inline(line[m.end() :].rstrip().rstrip("#").rstrip()))
         else:
             out.append(_inline(line))
         i += 1

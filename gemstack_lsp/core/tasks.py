@@ -30,21 +30,27 @@ _DOT = JS_DOT
 #: line-ending normalisation split them); the break group is empty on the last line.
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
 
-TASK_HEADER = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*([A-Za-z0-9_-]+):{_WS}*({_DOT}*?)\*\*")
+# The reference writes ``:\s*(.*?)\*\*``; the title is trimmed afterwards, so the ``\s*`` is
+# left out here: beside a lazy run over the same characters it made a header followed by
+# thousands of spaces (and no closing ``**``) quadratic. Same matches, linear time.
+TASK_HEADER = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*([A-Za-z0-9_-]+):({_DOT}*?)\*\*")
 #: The 1.3.0 reference's header, whose ids are only ``T<digits>``.
-TASK_HEADER_V1_3 = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*(T[0-9]+):{_WS}*({_DOT}*?)\*\*")
+TASK_HEADER_V1_3 = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*(T[0-9]+):({_DOT}*?)\*\*")
 #: The 1.3.0 reference's id rule: only ``T<digits>``.
 REFERENCE_V1_3_ID = re.compile(r"^T[0-9]+$")
 
 #: Metadata comment kinds, in the order the reference tries them on a line.
 COMMENT_KINDS = ("validation_required", "tests", "files", "depends", "actions")
 
+# The reference writes ``=(.*?)\s*-->``: the value is everything up to the first ``-->``
+# without the whitespace before it. The ``\s*`` is applied afterwards (``_comment_on_line``)
+# and the search never looks past the line's last ``-->``, so no pattern rescans a line.
 _COMMENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("validation_required", re.compile(rf"<!--{_WS}*gemstack:validation_required=(true|false){_WS}*-->")),
-    ("tests", re.compile(rf"<!--{_WS}*gemstack:tests=({_DOT}*?){_WS}*-->")),
-    ("files", re.compile(rf"<!--{_WS}*gemstack:files=({_DOT}*?){_WS}*-->")),
-    ("depends", re.compile(rf"<!--{_WS}*gemstack:depends=({_DOT}*?){_WS}*-->")),
-    ("actions", re.compile(rf"<!--{_WS}*gemstack:actions=({_DOT}*?){_WS}*-->")),
+    ("tests", re.compile(rf"<!--{_WS}*gemstack:tests=({_DOT}*?)-->")),
+    ("files", re.compile(rf"<!--{_WS}*gemstack:files=({_DOT}*?)-->")),
+    ("depends", re.compile(rf"<!--{_WS}*gemstack:depends=({_DOT}*?)-->")),
+    ("actions", re.compile(rf"<!--{_WS}*gemstack:actions=({_DOT}*?)-->")),
 )
 
 
@@ -230,12 +236,18 @@ def _split_items(text: str, start: int, end: int, kind: str) -> tuple[TaskRef, .
 
 def _comment_on_line(text: str, line_start: int, line_end: int) -> TaskComment | None:
     line = text[line_start:line_end]
+    last_close = line.rfind("-->")
+    if last_close < 0:
+        return None
     for kind, pattern in _COMMENT_PATTERNS:
-        m = pattern.search(line)
+        m = pattern.search(line, 0, last_close + 3)
         if m is None:
             continue
         span = Span(line_start + m.start(), line_start + m.end())
-        value_span = Span(line_start + m.start(1), line_start + m.end(1))
+        value_end = m.end(1)
+        while value_end > m.start(1) and line[value_end - 1] in JS_WHITESPACE:
+            value_end -= 1
+        value_span = Span(line_start + m.start(1), line_start + value_end)
         if kind == "validation_required":
             return TaskComment(kind, span, value_span, flag=m.group(1) == "true")
         return TaskComment(kind, span, value_span, _split_items(text, value_span.start, value_span.end, kind))

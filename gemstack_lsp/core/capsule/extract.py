@@ -21,12 +21,16 @@ from typing import Any, TypeVar
 from gemstack_lsp.core.blocks import contracts, test_matrix
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, read_reference_block
 from gemstack_lsp.core.capsule.canonical import parse_json
-from gemstack_lsp.core.jscompat import JS_DOT, JS_WS_CLASS, js_strict_equal, js_string, js_trim
+from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_strict_equal, js_string, js_trim
 from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span
 
-_HEADING = re.compile(rf"^#{{1,4}}{JS_WS_CLASS}+(?:(\d+(?:\.\d+)?)\.?{JS_WS_CLASS}*)?({JS_DOT}*?)$")
+# The reference's heading is ``^#{1,4}\s+(?:(\d+(?:\.\d+)?)\.?\s*)?(.*?)$``. Its prefix is matched
+# here alone and the rest checked in code: a line whose rest holds a line terminator (which
+# ``.`` refuses) made the whole expression backtrack quadratically over the whitespace runs.
+_HEADING_PREFIX = re.compile(rf"#{{1,4}}{JS_WS_CLASS}+(?:(\d+(?:\.\d+)?)\.?{JS_WS_CLASS}*)?")
+_NOT_JS_DOT = re.compile("[\n\r\u2028\u2029]")
 _MUST_NOT = re.compile(r"\b(MUST NOT|SHALL NOT|FORBIDDEN|NEVER)\b", re.ASCII)
 _MUST = re.compile(r"\b(MUST|SHALL|REQUIRED)\b", re.ASCII)
 _BULLET = re.compile(rf"^[-*+]{JS_WS_CLASS}+")
@@ -50,12 +54,14 @@ class Invariant:
 
 
 def _heading_ref(trimmed: str) -> str | None:
-    m = _HEADING.match(trimmed)
-    if m is None:
+    m = _HEADING_PREFIX.match(trimmed)
+    # The greedy prefix is the reference's first try; when ``.*?$`` fails on the rest (a line
+    # terminator in it), every shorter prefix leaves that character in the rest too.
+    if m is None or _NOT_JS_DOT.search(trimmed, m.end()):
         return None
     if m.group(1) is not None:
         return f"spec.md#{m.group(1)}"
-    slug = _WS_RUN.sub("-", js_trim(m.group(2)).lower())
+    slug = _WS_RUN.sub("-", js_trim(trimmed[m.end() :]).lower())
     return f"spec.md#{slug}"
 
 
@@ -252,7 +258,23 @@ def _read_test_matrix(text: str) -> TestMatrix | BlockError | None:
     )
 
 
-_ANY_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_ANY_HEADING_PREFIX = re.compile(r"(#{1,6})[ \t]+")
+
+
+def _any_heading(line: str) -> tuple[int, str] | None:
+    """An ATX heading's depth and text (``^(#{1,6})[ \t]+(.*?)[ \t#]*$``, with the closing run
+    stripped in code: as one expression it was quadratic on a long run of `` #``)."""
+    m = _ANY_HEADING_PREFIX.match(line)
+    if m is None:
+        return None
+    rest = line[m.end() :]
+    if rest.endswith("\n"):  # ``$`` also matches before a final newline
+        rest = rest[:-1]
+    if "\n" in rest:
+        return None
+    return len(m.group(1)), rest.rstrip(" \t#")
+
+
 _LIST_ITEM = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d+[.)])[ \t]+(.*)$")
 
 
@@ -329,13 +351,13 @@ def sections(text: str, heading: re.Pattern[str]) -> list[Section]:
             continue
         if in_fence:
             continue
-        h = _ANY_HEADING.match(line)
+        h = _any_heading(line)
         if h:
-            depth = len(h.group(1))
+            depth, text_of_heading = h
             if level is not None and depth <= level:
                 close()
-            if level is None and heading.search(h.group(2)):
-                level, title = depth, h.group(2)
+            if level is None and heading.search(text_of_heading):
+                level, title = depth, text_of_heading
             continue
         if level is None:
             continue
@@ -366,9 +388,9 @@ def first_heading(text: str) -> tuple[str, Span] | None:
     pos = 0
     for raw in text.split("\n"):
         line = raw.rstrip("\r")
-        h = _ANY_HEADING.match(line)
+        h = _any_heading(line)
         if h:
-            return h.group(2).strip(), Span(pos, pos + len(line))
+            return h[1].strip(), Span(pos, pos + len(line))
         pos += len(raw) + 1
     return None
 

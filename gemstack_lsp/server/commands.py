@@ -101,13 +101,19 @@ def _artifact(server: GemstackServer, arg: Any) -> tuple[str, str]:
     """(repository root, repository-relative path) of a command argument that names a file or
     folder of a repository in the workspace, under the containment rule: a path whose real
     path leaves its repository (a symlink out) is refused, never followed."""
+    _, root, rel = _checked_artifact(server, arg)
+    return root, rel
+
+
+def _checked_artifact(server: GemstackServer, arg: Any) -> tuple[str, str, str]:
+    """``_artifact`` with the checked absolute path itself: what an edit must then name."""
     path = _path_of(server, arg)
     where = server.session.where(convert.path_to_uri(path))
     if where is None or where.root is None:
         raise CommandError(f"{_quote(arg)} is not in a Gemstack repository")
     if where.rel is None:
         raise CommandError(f"{_quote(arg)} leaves its repository ({where.escape}); refusing to act on it")
-    return where.root.real, where.rel
+    return path, where.root.real, where.rel
 
 
 def is_editable_artifact(rel: str) -> bool:
@@ -293,14 +299,18 @@ async def apply_fix(server: GemstackServer, *args: Any) -> dict[str, Any]:
     if not fixes or not fixes[0].edits:
         raise CommandError("the fix carries no edits")
     fix = fixes[0]
-    for uri, _, _, _ in fix.edits:
-        # Only Gemstack artifacts inside the workspace, never through a symlink out.
-        _, rel = _artifact(server, uri)
+    checked: list[tuple[str, lsp.Range, str, bool]] = []
+    for uri, range_, new_text, create in fix.edits:
+        # Only Gemstack artifacts inside the workspace, never through a symlink out; and the
+        # edit names the file that was checked (its normalised absolute path as a URI), never
+        # the client's string, which the client could resolve elsewhere (a relative path, ..).
+        path, _, rel = _checked_artifact(server, uri)
         if not is_editable_artifact(rel):
             raise CommandError(f"{_quote(rel)} is not a Gemstack artifact; a fix edits only Gemstack files")
+        checked.append((convert.path_to_uri(path), range_, new_text, create))
     session = server.session
     versions = {d.uri: d.version for d in session.documents.values()}
-    edit = convert.workspace_edit(fix.edits, versions, session.client.document_changes)
+    edit = convert.workspace_edit(checked, versions, session.client.document_changes)
     result = await server.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label=fix.title))
     return {"applied": bool(result.applied), "reason": result.failure_reason}
 

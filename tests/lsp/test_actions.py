@@ -163,3 +163,32 @@ async def test_executecommand_lists_every_command(make_client: MakeClient, gem_r
         "gemstack.writePlan",
         "gemstack.applyFix",
     }
+
+
+@pytest.mark.parametrize("raw", ["specs/009-context-capsule/../009-context-capsule/spec.md", "RELATIVE"])
+async def test_apply_fix_sends_the_uri_it_checked_never_the_raw_string(
+    make_client: MakeClient, gem_repo: Path, raw: str
+) -> None:
+    """The edit names the file whose containment was checked (its absolute ``file:`` URI), not
+    the client's string, which the client could resolve against another folder."""
+    h = await make_client("vscode", gem_repo, fake=False)
+    target = raw if raw != "RELATIVE" else SPEC
+    fix = {
+        "title": "touch",
+        "edits": [
+            {
+                "uri": target,
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "newText": "",
+            }
+        ],
+    }
+    result = await _execute(h, lsp.Command(title="f", command="gemstack.applyFix", arguments=[fix]))
+    assert result["applied"] is True
+    edit = h.applied[-1].edit
+    uris = (
+        [c.text_document.uri for c in edit.document_changes if isinstance(c, lsp.TextDocumentEdit)]
+        if edit.document_changes
+        else list((edit.changes or {}).keys())
+    )
+    assert uris == [(gem_repo / SPEC).resolve().as_uri()]

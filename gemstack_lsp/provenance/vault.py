@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import os
@@ -76,6 +77,12 @@ def write_copy(vault_fd: int, role: str, data: bytes, mode: int = 0o644) -> Arti
             view = view[written:]
         os.fchmod(fd, mode & 0o777)
         os.fsync(fd)
+    except BaseException:
+        # A copy that could not be completed (a full disk) is not a copy: never leave an empty
+        # or truncated file that a reader could take for the plan.
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=vault_fd)
+        raise
     finally:
         os.close(fd)
     fsync_fd(vault_fd)

@@ -259,7 +259,12 @@ class _Session:
         if self.temp_name is not None and not published:
             try:
                 if names_held(self.vault_fd, self.temp_name, self.temp_fd):
-                    self.move_into_vault(self.temp_name, "unpublished-plan", self.temp_fd, self.vault_fd)
+                    if self._temp_is_complete():
+                        self.move_into_vault(self.temp_name, "unpublished-plan", self.temp_fd, self.vault_fd)
+                    else:
+                        # Cut short (a full disk): not a copy of the plan, so it is removed.
+                        os.unlink(self.temp_name, dir_fd=self.vault_fd)
+                        self.failures.append("unpublished-plan: the temporary file was incomplete and was removed")
                     self.temp_name = None
             except (OSError, ProvenanceError) as error:
                 self.failures.append(f"unpublished-plan: {error}")
@@ -273,6 +278,15 @@ class _Session:
             else:
                 if not any(a.digest == _sha(prior) for a in self.artifacts):
                     self._copy("expected-prior-plan", prior, stat.S_IMODE(self.prior_stat.st_mode))
+
+    def _temp_is_complete(self) -> bool:
+        """True when the held temporary file holds exactly the intended bytes."""
+        if self.temp_fd < 0:
+            return False
+        try:
+            return _sha(read_fd(self.temp_fd, MAX_PLAN_BYTES)) == _sha(self.data)
+        except OSError:
+            return False
 
     def _copy(self, role: str, data: bytes, mode: int) -> None:
         try:
@@ -293,6 +307,9 @@ class _Session:
         summary = ""
         if proved:
             summary += "; preserved Git-admin artifacts: " + ", ".join(proved)
+        intended = _sha(self.data)
+        if not any(a.digest == intended and a.describe() in proved for a in self.artifacts):
+            summary += "; the intended plan was not preserved (no copy of it is left in the Git-admin vault)"
         if self.failures:
             summary += "; preservation failures: " + " | ".join(self.failures)
         return summary

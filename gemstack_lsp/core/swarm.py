@@ -236,6 +236,7 @@ def with_severity(finding: Finding, severity: Severity | None) -> Finding:
 
 
 def _finding(code: str, message: str, path: str, span: Span | None, **extra: Any) -> Finding:
+    extra.setdefault("subject", "swarm-authority-subordinate")
     return Finding(code, message, path, span, phase="swarm", **extra)
 
 

@@ -133,8 +133,18 @@ def _say(code: str, index: int = 0, **values: object) -> str:
     return say(ENGLISH, code, index, **values)
 
 
+#: The contract each code defends (the reference's ``contractId``, the fingerprint's subject).
+CONTRACTS = {
+    "VQA_UNREADABLE": "visual-evidence-subordinate",
+    "VQA_INVALID_MANIFEST": "visual-evidence-subordinate",
+    "VQA_INVALID_VIEWPORT": "deterministic-viewports",
+    "VQA_BASELINE_MISSING": "visual-evidence-subordinate",
+    "VQA_BASELINE_TAMPERED": "baseline-explicit-update-only",
+}
+
+
 def _finding(code: str, message: str, path: str, span: Span | None, **extra: Any) -> Finding:
-    return Finding(code, message, path, span, phase="visual-qa", **extra)
+    return Finding(code, message, path, span, subject=CONTRACTS[code], phase="visual-qa", **extra)
 
 
 @per_text
@@ -253,18 +263,18 @@ def _scenario_findings(path: str, scenarios: list[_Scenario]) -> list[Finding]:
             out.append(_finding(code, _say(code, 5), path, sid.span if sid is not None else opening(s.node)))
             continue
         if sid.value in seen:
-            out.append(_finding(code, _say(code, 6, scenario=sid.value), path, sid.span, subject=sid.value))
+            out.append(_finding(code, _say(code, 6, scenario=sid.value), path, sid.span))
             continue
         seen.add(sid.value)
         route = s.get("route")
         if not (isinstance(route, JsonString) and route.value):
             span = route.span if route is not None else sid.span
-            out.append(_finding(code, _say(code, 7, scenario=sid.value), path, span, subject=sid.value))
+            out.append(_finding(code, _say(code, 7, scenario=sid.value), path, span))
             continue
         viewport = s.get("viewport")
         if not js_truthy(viewport) or not isinstance(viewport, JsonObject | JsonArray):
             span = viewport.span if viewport is not None else sid.span
-            out.append(_finding(code, _say(code, 8, scenario=sid.value), path, span, subject=sid.value))
+            out.append(_finding(code, _say(code, 8, scenario=sid.value), path, span))
             continue
         problem = _viewport_problem(viewport)
         if problem is not None:
@@ -291,10 +301,9 @@ def _viewport_problem(viewport: JsonObject | JsonArray) -> tuple[int, Span] | No
 
 def _baseline_findings(repo: GemstackRepo, path: str, s: _Scenario) -> list[Finding]:
     baseline = s.get("baseline")
-    subject = s.id_text
     if not js_truthy(baseline):
         code = "VQA_BASELINE_MISSING"
-        return [_finding(code, _say(code, 0, scenario=subject), path, s.anchor, subject=subject)]
+        return [_finding(code, _say(code, 0, scenario=s.id_text), path, s.anchor)]
     assert baseline is not None
     obj = members(baseline)
     image = obj.get("image_path") if obj is not None else None
@@ -305,18 +314,18 @@ def _baseline_findings(repo: GemstackRepo, path: str, s: _Scenario) -> list[Find
     rel = baseline_path(image.value)
     tampered = "VQA_BASELINE_TAMPERED"
     if rel is None:
-        return [_finding(tampered, _say(tampered, 1, path=image.value), path, image.span, subject=subject)]
+        return [_finding(tampered, _say(tampered, 1, path=image.value), path, image.span)]
     doc = repo.document(rel) if rel else None
     status = doc.content.status if doc is not None else ReadStatus.NOT_A_FILE
     if status is ReadStatus.MISSING:
         code = "VQA_BASELINE_MISSING"
-        return [_finding(code, _say(code, 1, path=image.value), path, image.span, subject=subject)]
+        return [_finding(code, _say(code, 1, path=image.value), path, image.span)]
     if status is ReadStatus.SYMLINK_OUTSIDE:
-        return [_finding(tampered, _say(tampered, 1, path=image.value), path, image.span, subject=subject)]
+        return [_finding(tampered, _say(tampered, 1, path=image.value), path, image.span)]
     if doc is None or status is ReadStatus.NOT_A_FILE:
         code = "VQA_BASELINE_MISSING"
         detail = "EISDIR: illegal operation on a directory, read"
-        return [_finding(code, _say(code, 2, path=image.value, detail=detail), path, image.span, subject=subject)]
+        return [_finding(code, _say(code, 2, path=image.value, detail=detail), path, image.span)]
     if doc.text is None:
         code = "VQA_UNREADABLE"
         detail = unreadable_detail(doc)
@@ -324,7 +333,7 @@ def _baseline_findings(repo: GemstackRepo, path: str, s: _Scenario) -> list[Find
         return [_finding(code, _say(code, 1, path=image.value, detail=detail), path, image.span, severity=severity)]
     if doc.has_bom:
         code = "VQA_UNREADABLE"
-        return [_finding(code, _say(code, 2, path=image.value), path, image.span, subject=subject)]
+        return [_finding(code, _say(code, 2, path=image.value), path, image.span)]
     live = capsule_file_hash(doc.text)
     recorded = obj.get("image_sha256") if obj is not None else None
     if isinstance(recorded, JsonString) and recorded.value == live:
@@ -344,7 +353,6 @@ def _baseline_findings(repo: GemstackRepo, path: str, s: _Scenario) -> list[Find
             _say(tampered, 0, path=image.value, recorded=shown, actual=live[:12]),
             path,
             recorded.span,
-            subject=subject,
             related=(Related(rel, None, f"the image hashes to {live[:12]}... now"),),
             data={"recorded": recorded.to_python(), "actual": live, "image": rel},
         )

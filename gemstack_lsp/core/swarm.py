@@ -48,7 +48,7 @@ from typing import Any
 
 from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit
 from gemstack_lsp.core.hashing import hash_text
-from gemstack_lsp.core.jscompat import js_trim
+from gemstack_lsp.core.jscompat import js_double, js_trim
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonResult, JsonString, parse_json
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.reader import ReadStatus
@@ -386,7 +386,7 @@ def _worker_key(node: JsonNode) -> object:
     if isinstance(value, bool):
         return ("boolean", value)
     if isinstance(value, int | float):
-        return ("number", float(value))
+        return ("number", js_double(value))
     return ("string", value)
 
 

@@ -65,8 +65,10 @@ def _string_to_number(text: str) -> float:
     prefix = text[:2].lower()
     if prefix in _RADIX:
         digits = text[2:]
+        if not digits or "_" in digits:
+            return math.nan
         try:
-            return float(int(digits, _RADIX[prefix])) if digits and "_" not in digits else math.nan
+            return jscompat.js_double(int(digits, _RADIX[prefix]))
         except ValueError:
             return math.nan
     if _DECIMAL.match(text):

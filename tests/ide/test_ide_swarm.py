@@ -1,4 +1,5 @@
-"""Hover on the values of swarm.json and visual-qa.json: roles, task ids, workers, hashes."""
+"""Swarm and visual QA in the IDE layer: hover on values (roles, task ids, workers, hashes), and the
+host re-running a feature when its capsule or a baseline image changes."""
 
 from __future__ import annotations
 
@@ -50,3 +51,24 @@ def test_the_recorded_capsule_hash_and_the_baseline_hash() -> None:
     snap = _snapshot(files(vqa=vqa_manifest(), extra={IMAGE: b"changed"}))
     (changed,) = [s for s in _hover(snap, VQA, json.dumps(IMAGE)) if "baseline image" in s]
     assert "differs from image_sha256 (VQA_BASELINE_TAMPERED)" in changed
+
+
+def test_the_host_reruns_the_feature_when_the_capsule_or_the_image_changes() -> None:
+    capsule = "{}\n"
+    manifest = swarm_manifest(source_capsule_hash=reference_hash(capsule.encode()))
+    host = AnalysisHost(
+        "/repo", MemoryReader(files(manifest, vqa_manifest(), extra={"specs/a/context-capsule.json": capsule}))
+    )
+
+    def codes() -> list[str]:
+        return sorted(f.code for f in host.snapshot().findings() if f.code.startswith(("SWARM_", "VQA_")))
+
+    assert codes() == []
+    # An edited capsule (an open buffer) makes the swarm stale before it is saved.
+    host.set_buffer("specs/a/context-capsule.json", '{"edited": true}\n')
+    assert codes() == ["SWARM_CONTEXT_STALE"]
+    host.remove_buffer("specs/a/context-capsule.json")
+    assert codes() == []
+    # The baseline image is a dependency of the feature too.
+    host.set_buffer(IMAGE, "another picture")
+    assert codes() == ["VQA_BASELINE_TAMPERED"]

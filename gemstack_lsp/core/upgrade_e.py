@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gemstack_lsp.core import jscompat
@@ -27,6 +27,7 @@ __all__ = [
     "js_truthy",
     "opening",
     "say",
+    "templates",
 ]
 
 
@@ -105,6 +106,17 @@ def path_text(*steps: str | int) -> str:
 def say(table: Mapping[str, tuple[str, ...]], code: str, index: int, **values: Any) -> str:
     """The English message ``index`` of ``code`` with its placeholders filled."""
     return table[code][index].format(**values)
+
+
+def templates() -> Iterator[tuple[str, str, str]]:
+    """Every (code, English template, Spanish template) of the swarm and visual QA messages, for a
+    translation layer to register (placeholders are ``str.format`` fields, the same in both)."""
+    from gemstack_lsp.core import swarm, visual_qa
+
+    for module in (swarm, visual_qa):
+        for code, english in module.ENGLISH.items():
+            for en, es in zip(english, module.SPANISH[code], strict=True):
+                yield code, en, es
 
 
 def members(node: JsonNode | None) -> JsonObject | None:

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gemstack_lsp.core import swarm, visual_qa
+from gemstack_lsp.core import swarm, upgrade_e, visual_qa
 from tests.core.upstream_e_data import files, findings, swarm_manifest, vqa_manifest
 
 _SCALARS = st.one_of(
@@ -95,3 +95,6 @@ def test_every_message_has_a_spanish_template_with_the_same_placeholders() -> No
             assert len(english) == len(spanish), code
             for en, es in zip(english, spanish, strict=True):
                 assert _placeholders(en) == _placeholders(es), (code, en)
+    registered = list(upgrade_e.templates())
+    assert len(registered) == sum(len(t) for m in (swarm, visual_qa) for t in m.ENGLISH.values())
+    assert all(en != es for _, en, es in registered)

@@ -68,8 +68,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         'Duplicate scenario_id detected: "{scenario}".',
         'Scenario "{scenario}" is missing required "route".',
         'Scenario "{scenario}" is missing required "viewport" configuration.',
-        "{where} is null: " + _CRASH + ".",
         "{where} is not a string: " + _CRASH + ".",
+        "{where} is null (upstream reports: Cannot read properties of null (reading 'scenario_id')).",
     ),
     "VQA_INVALID_VIEWPORT": (
         'Scenario "{scenario}": Viewport width must be a positive integer.',
@@ -107,8 +107,8 @@ SPANISH: dict[str, tuple[str, ...]] = {
         'scenario_id duplicado: "{scenario}".',
         'Al escenario "{scenario}" le falta la "route" obligatoria.',
         'Al escenario "{scenario}" le falta la configuración "viewport" obligatoria.',
-        "{where} es null: " + _CRASH_ES + ".",
         "{where} no es una cadena: " + _CRASH_ES + ".",
+        "{where} es null (la referencia informa: Cannot read properties of null (reading 'scenario_id')).",
     ),
     "VQA_INVALID_VIEWPORT": (
         'Escenario "{scenario}": el width del viewport debe ser un entero positivo.',
@@ -256,7 +256,7 @@ def _scenario_findings(path: str, scenarios: list[_Scenario]) -> list[Finding]:
     seen: set[str] = set()
     for s in scenarios:
         if isinstance(s.node, JsonNull):
-            out.append(_finding(code, _say(code, 9, where=path_text("scenarios", s.index)), path, s.node.span))
+            out.append(_finding(code, _say(code, 10, where=path_text("scenarios", s.index)), path, s.node.span))
             continue
         sid = s.get("scenario_id")
         if not (isinstance(sid, JsonString) and sid.value):
@@ -310,7 +310,7 @@ def _baseline_findings(repo: GemstackRepo, path: str, s: _Scenario) -> list[Find
     if not isinstance(image, JsonString):
         where = path_text("scenarios", s.index, "baseline", "image_path")
         span = image.span if image is not None else opening(baseline)
-        return [_finding("VQA_INVALID_MANIFEST", _say("VQA_INVALID_MANIFEST", 10, where=where), path, span)]
+        return [_finding("VQA_INVALID_MANIFEST", _say("VQA_INVALID_MANIFEST", 9, where=where), path, span)]
     rel = baseline_path(image.value)
     tampered = "VQA_BASELINE_TAMPERED"
     if rel is None:
@@ -341,7 +341,7 @@ def _baseline_findings(repo: GemstackRepo, path: str, s: _Scenario) -> list[Find
     if not isinstance(recorded, JsonString | JsonArray):
         where = path_text("scenarios", s.index, "baseline", "image_sha256")
         span = recorded.span if recorded is not None else opening(baseline)
-        return [_finding("VQA_INVALID_MANIFEST", _say("VQA_INVALID_MANIFEST", 10, where=where), path, span)]
+        return [_finding("VQA_INVALID_MANIFEST", _say("VQA_INVALID_MANIFEST", 9, where=where), path, span)]
     shown = (
         recorded.value[:12]
         if isinstance(recorded, JsonString)

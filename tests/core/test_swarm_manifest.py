@@ -482,6 +482,16 @@ def test_a01_a02_scenarios_and_viewports(scenarios: list[Any], code: str, messag
     assert [(f.code, f.message) for f in found] == [(code, message)]
 
 
+def test_a_null_scenario_is_what_upstream_reports_it_as() -> None:
+    found = findings(files(vqa=vqa_manifest(scenarios=[None])))
+    assert [(f.code, f.message) for f in found] == [
+        (
+            "VQA_INVALID_MANIFEST",
+            "scenarios[0] is null (upstream reports: Cannot read properties of null (reading 'scenario_id')).",
+        )
+    ]
+
+
 def test_a02_valid_profiles_pass() -> None:
     for width, height, scale in ((1920, 1080, 1), (375, 667, 2), (768, 1024, 1.5)):
         scenario = {

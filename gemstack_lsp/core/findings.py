@@ -668,7 +668,7 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "swarm",
         "swarm.json is not a valid swarm manifest.",
-        "The manifest must be JSON with an object root, version absent or \"1.0.0\", a non-empty string "
+        'The manifest must be JSON with an object root, version absent or "1.0.0", a non-empty string '
         "feature_id and a waves array (the reference stops at the first of these; every one is listed here). "
         "Also a value of a type on which upstream's `gemstack verify` stops with a TypeError: a null wave or "
         "task, a tasks or write_set that is not an array, a write_set entry, worker_id, reviewer_id or task_id "
@@ -776,7 +776,7 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "swarm",
         "visual-qa.json is not a valid visual QA manifest.",
-        "The manifest must be JSON with an object root, version absent or \"1.0.0\", a non-empty string "
+        'The manifest must be JSON with an object root, version absent or "1.0.0", a non-empty string '
         "feature_id and a scenarios array; each scenario needs a unique scenario_id, a route and a viewport "
         "object. Also a baseline image_path or image_sha256 that is not a string (upstream's verify stops with "
         "a TypeError). Nothing else is checked then.",

@@ -422,6 +422,86 @@ CASES: list[tuple[str, Case]] = [
     ("GEMSTACK_INTERNAL_ERROR", lambda _t, _c: internal_error_codes()),
     # --- Swarm manifests and visual QA (Gemstack 1.4+, verify stages 5.3 and 5.4) ---
     # (cases of area 'swarm' go below this line)
+    ("SWARM_UNREADABLE", lambda _t, _c: _e().codes(_e().files(extra={"specs/a/swarm.json/x": "a directory"}))),
+    ("SWARM_INVALID_SCHEMA", lambda _t, _c: _e().codes(_e().files("{"))),
+    ("SWARM_AUTHORITY_CONFLICT", lambda _t, _c: _e().codes(_e().files(_e().swarm_manifest(overrides_spec=True)))),
+    ("SWARM_WORKER_LIMIT_EXCEEDED", lambda _t, _c: _e().codes(_e().files(_e().swarm_manifest(max_workers=1)))),
+    (
+        "SWARM_RECURSIVE_SPAWN_DENIED",
+        lambda _t, _c: _e().codes(
+            _e().files(
+                _e().edited(_e().swarm_manifest(), lambda m: m["waves"][0]["tasks"][0].update(spawned_children=["c"]))
+            )
+        ),
+    ),
+    (
+        "SWARM_WRITE_COLLISION",
+        lambda _t, _c: _e().codes(
+            _e().files(
+                _e().edited(_e().swarm_manifest(), lambda m: m["waves"][0]["tasks"][1].update(write_set=["src/one.js"]))
+            )
+        ),
+    ),
+    (
+        "SWARM_ASSIGNMENT_INVALID",
+        lambda _t, _c: _e().codes(
+            _e().files(
+                _e().edited(_e().swarm_manifest(), lambda m: m["waves"][0]["tasks"][0].update(assigned_role="boss"))
+            )
+        ),
+    ),
+    (
+        "SWARM_SELF_REVIEW_DETECTED",
+        lambda _t, _c: _e().codes(
+            _e().files(
+                _e().edited(
+                    _e().swarm_manifest(),
+                    lambda m: m["waves"][0]["tasks"][0].update(review={"reviewer_id": "worker-1"}),
+                )
+            )
+        ),
+    ),
+    (
+        "SWARM_TASK_ORPHANED",
+        lambda _t, _c: _e().codes(
+            _e().files(_e().edited(_e().swarm_manifest(), lambda m: m["waves"][0]["tasks"][0].update(task_id="T999")))
+        ),
+    ),
+    (
+        "SWARM_CONTEXT_STALE",
+        lambda _t, _c: _e().codes(
+            _e().files(_e().swarm_manifest(source_capsule_hash="0" * 64), extra={"specs/a/context-capsule.json": "{}"})
+        ),
+    ),
+    (
+        "SWARM_WRITE_SET_VIOLATION",
+        lambda _t, _c: _e().codes(
+            _e().files(
+                _e().edited(_e().swarm_manifest(), lambda m: m["waves"][0]["tasks"][0].update(assigned_role="reviewer"))
+            )
+        ),
+    ),
+    (
+        "VQA_UNREADABLE",
+        lambda _t, _c: _e().codes(_e().files(vqa=None, extra={"specs/a/visual-qa.json/x": "a directory"})),
+    ),
+    ("VQA_INVALID_MANIFEST", lambda _t, _c: _e().codes(_e().files(vqa=_e().vqa_manifest(scenarios={})))),
+    (
+        "VQA_INVALID_VIEWPORT",
+        lambda _t, _c: _e().codes(
+            _e().files(vqa=_e().edited(_e().vqa_manifest(), lambda m: m["scenarios"][0]["viewport"].update(width=0)))
+        ),
+    ),
+    (
+        "VQA_BASELINE_MISSING",
+        lambda _t, _c: _e().codes(
+            _e().files(vqa=_e().edited(_e().vqa_manifest(), lambda m: m["scenarios"][0].pop("baseline")))
+        ),
+    ),
+    (
+        "VQA_BASELINE_TAMPERED",
+        lambda _t, _c: _e().codes(_e().files(vqa=_e().vqa_manifest(), extra={_e().IMAGE: b"other"})),
+    ),
 
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (cases of area 'verify' go below this line)
@@ -466,3 +546,10 @@ def test_the_code_is_produced(code: str, case: Case, tmp_path: Path, capsys: pyt
 
 def test_every_code_has_a_case() -> None:
     assert {c for c, _ in CASES} == set(CATALOGUE)
+
+
+def _e() -> Any:
+    """The swarm and visual QA test repositories (imported when a case runs)."""
+    from tests.core import upstream_e_data
+
+    return upstream_e_data

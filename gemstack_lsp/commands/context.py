@@ -223,25 +223,40 @@ def _generate(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) ->
             return _json_error("generate", f"Generation failed: {exc}", feature)
         return _fail(f"Generation failed: {exc}")
     n = len(result.capsule.get("canonical_invariants") or [])
+    swarm_note = _swarm_note(repo, feature, result.data)
     if as_json:
-        _print_json(
-            {
-                "command": "generate",
-                "feature": feature,
-                "path": result.path,
-                "bytes": len(result.data),
-                "invariants": n,
-                "condensed": list(result.condensed),
-                "warnings": [finding_json(repo, f) for f in result.warnings],
-            }
-        )
+        document: dict[str, Any] = {
+            "command": "generate",
+            "feature": feature,
+            "path": result.path,
+            "bytes": len(result.data),
+            "invariants": n,
+            "condensed": list(result.condensed),
+            "warnings": [finding_json(repo, f) for f in result.warnings],
+        }
+        if swarm_note is not None:
+            document["swarm_context_stale"] = swarm_note
+        _print_json(document)
         return 0
     for w in result.warnings:
         _warn(f"[{w.code}] {w.message}")
     if result.condensed:
         _info(f"Size budget: condensed {', '.join(result.condensed)} content to stay within 32768 bytes.")
     _ok(f"Context capsule generated successfully: {target} ({len(result.data)} bytes, {n} invariants).")
+    if swarm_note is not None:
+        _warn(f"[SWARM_CONTEXT_STALE] {swarm_note}")
     return 0
+
+
+def _swarm_note(repo: GemstackRepo, feature: str, capsule: bytes) -> str | None:
+    """What the feature's swarm.json makes of the capsule just written (``None``: nothing to say)."""
+    from gemstack_lsp.core import swarm
+
+    target = repo.feature_of(feature)
+    if target is None:
+        return None
+    active = repo.active_feature()
+    return swarm.stale_after_regenerate(repo, target, capsule, active is not None and active.name == target.name)
 
 
 def finding_json(repo: GemstackRepo, finding: Any) -> dict[str, Any]:

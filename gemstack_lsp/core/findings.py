@@ -652,10 +652,171 @@ _ENTRIES: tuple[CodeInfo, ...] = (
     ),
     # --- Swarm manifests and visual QA (Gemstack 1.4+, verify stages 5.3 and 5.4) ---
     # (entries of area 'swarm' go below this line)
+    _c(
+        "SWARM_UNREADABLE",
+        B,
+        False,
+        "swarm",
+        "swarm.json exists but cannot be read.",
+        "specs/<feature>/swarm.json (the Gemstack 1.4 swarm manifest) is a directory, a symbolic link that leaves "
+        "the repository, or too large to analyse. `gemstack verify` (stage 5.3) reports the same code. Checked for "
+        "the active feature as upstream does (an error); for any other feature, a warning.",
+    ),
+    _c(
+        "SWARM_INVALID_SCHEMA",
+        B,
+        False,
+        "swarm",
+        "swarm.json is not a valid swarm manifest.",
+        'The manifest must be JSON with an object root, version absent or "1.0.0", a non-empty string '
+        "feature_id and a waves array (the reference stops at the first of these; every one is listed here). "
+        "Also a value of a type on which upstream's `gemstack verify` stops with a TypeError: a null wave or "
+        "task, a tasks or write_set that is not an array, a write_set entry, worker_id, reviewer_id or task_id "
+        "that is not a string, a source_capsule_hash that is neither a string nor an array. Nothing else of the "
+        "manifest is checked then.",
+    ),
+    _c(
+        "SWARM_AUTHORITY_CONFLICT",
+        B,
+        False,
+        "swarm",
+        "The swarm manifest claims authority over the specifications.",
+        "overrides_spec or alter_contracts is true. A swarm is subordinate to spec.md, plan.md, tasks.md and the "
+        "frozen contracts (contract swarm-authority-subordinate).",
+    ),
+    _c(
+        "SWARM_WORKER_LIMIT_EXCEEDED",
+        B,
+        False,
+        "swarm",
+        "A wave has more workers than allowed.",
+        "A wave names more distinct worker_id values than max_workers (4 when unset) or than the hard limit of 8. "
+        "Reported on the first worker over the limit.",
+    ),
+    _c(
+        "SWARM_RECURSIVE_SPAWN_DENIED",
+        B,
+        False,
+        "swarm",
+        "A worker claims to have spawned child workers.",
+        "spawned_children is a non-empty list (or string): recursive subagent spawning is prohibited.",
+    ),
+    _c(
+        "SWARM_WRITE_COLLISION",
+        B,
+        False,
+        "swarm",
+        "Two tasks of one wave write the same file.",
+        "Concurrent tasks must declare disjoint write sets (contract exclusive-task-write-ownership). A path "
+        "claimed twice in one wave (backslashes read as slashes, the same task included) is a collision; move "
+        "one task to a later wave.",
+    ),
+    _c(
+        "SWARM_ASSIGNMENT_INVALID",
+        B,
+        False,
+        "swarm",
+        "A task's worker id or role is invalid.",
+        "Each task needs a non-empty string worker_id and an assigned_role among implementer, reviewer, "
+        "security-auditor, coordinator.",
+    ),
+    _c(
+        "SWARM_SELF_REVIEW_DETECTED",
+        B,
+        False,
+        "swarm",
+        "A task is reviewed by its own author.",
+        "review.reviewer_id equals the task's worker_id (trimmed, ignoring case). The author of a task cannot "
+        "review it (contract author-not-reviewer, not waivable).",
+    ),
+    _c(
+        "SWARM_TASK_ORPHANED",
+        B,
+        False,
+        "swarm",
+        "A swarm task is not declared in tasks.md.",
+        "tasks.md declares task ids (the reference reads the first TASK-..., UE-T000 or T000 of each line) but not "
+        "this task_id. Checked only when tasks.md exists and declares at least one id.",
+    ),
+    _c(
+        "SWARM_CONTEXT_STALE",
+        B,
+        False,
+        "swarm",
+        "swarm.json was planned from another context capsule.",
+        "source_capsule_hash is not the file hash of the feature's context-capsule.json (line endings normalised, "
+        "SHA-256). Regenerating the capsule makes it stale: upstream `gemstack verify` fails with this code until "
+        "the manifest records the new hash. Upstream has no command that updates it (`gemstack swarm plan` writes a "
+        "placeholder); the quick fix records the current capsule's hash, and changes nothing else. Checked only "
+        "when the feature has a capsule.",
+    ),
+    _c(
+        "SWARM_WRITE_SET_VIOLATION",
+        W,
+        False,
+        "swarm",
+        "A read-only role declares files to write.",
+        "A task whose assigned_role is reviewer or security-auditor lists files in its write_set; those roles are "
+        "strictly read-only. A warning of this project: the reference applies the rule to the files a worker "
+        "modified, at run time, and its verify does not check it.",
+    ),
+    _c(
+        "VQA_UNREADABLE",
+        B,
+        False,
+        "swarm",
+        "visual-qa.json or a baseline image cannot be read.",
+        "specs/<feature>/visual-qa.json (Gemstack 1.4 visual QA) cannot be read, or a baseline image cannot be "
+        "hashed: a file starting with a UTF-8 byte-order mark (upstream's hasher refuses it and verify stops), or "
+        "one too large to analyse (a warning: its hash is not verified).",
+    ),
+    _c(
+        "VQA_INVALID_MANIFEST",
+        B,
+        False,
+        "swarm",
+        "visual-qa.json is not a valid visual QA manifest.",
+        'The manifest must be JSON with an object root, version absent or "1.0.0", a non-empty string '
+        "feature_id and a scenarios array; each scenario needs a unique scenario_id, a route and a viewport "
+        "object. Also a baseline image_path or image_sha256 that is not a string (upstream's verify stops with "
+        "a TypeError). Nothing else is checked then.",
+    ),
+    _c(
+        "VQA_INVALID_VIEWPORT",
+        B,
+        False,
+        "swarm",
+        "A scenario's viewport is not deterministic.",
+        "width and height must be positive integers and device_scale_factor, when present, a positive number "
+        "(contract deterministic-viewports). Upstream's verify reports this under VQA_INVALID_MANIFEST, since its "
+        "schema pass raises it; the code here is the one its validateViewport assigns.",
+    ),
+    _c(
+        "VQA_BASELINE_MISSING",
+        B,
+        False,
+        "swarm",
+        "A scenario's baseline image is missing.",
+        "The scenario declares no baseline, or baseline.image_path (relative to the repository root) does not "
+        "exist or is not a file.",
+    ),
+    _c(
+        "VQA_BASELINE_TAMPERED",
+        B,
+        False,
+        "swarm",
+        "A baseline image no longer matches its recorded hash.",
+        "The image's file hash (its bytes read as UTF-8 text, line endings normalised, SHA-256, as upstream's "
+        "hashFile computes it) is not baseline.image_sha256: baselines change only by explicit promotion "
+        "(`gemstack vqa promote`). Also a baseline path outside the repository, which is never read.",
+    ),
+
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (entries of area 'verify' go below this line)
+
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (entries of area 'realrepo' go below this line)
+
     # --- Configuration and suppressions ---
     # (entries of area 'config' go below this line)
 )

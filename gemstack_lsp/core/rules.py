@@ -95,6 +95,7 @@ def feature_checks() -> list[tuple[str, FeatureCheck]]:
         ("documents", lambda repo, feature, options: documents.feature_findings(repo, feature)),
         ("closure", _closure_findings),
         ("capsule", verify.feature_capsule_findings),
+        ("swarm", _swarm_findings),
     ]
 
 
@@ -103,6 +104,17 @@ def _closure_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOpt
 
     active = repo.active_feature()
     return closure.feature_closure_findings(repo, feature, active is not None and active.name == feature.name)
+
+
+def _swarm_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> list[Finding]:
+    """Gemstack 1.4's swarm.json and visual-qa.json (verify stages 5.3 and 5.4)."""
+    from gemstack_lsp.core import swarm, visual_qa
+
+    active = repo.active_feature()
+    is_active = active is not None and active.name == feature.name
+    return swarm.feature_swarm_findings(repo, feature, is_active) + visual_qa.feature_visual_qa_findings(
+        repo, feature, is_active
+    )
 
 
 def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResult:

@@ -67,6 +67,8 @@ _FILE_SCHEMAS = {
     LEDGER_NAME: "cost-ledger-v1.schema.json",
     "providers.json": "providers.schema.json",
     CAPSULE_NAME: "context-capsule-v1.schema.json",
+    "swarm.json": "swarm.schema.json",
+    "visual-qa.json": "visual-qa.schema.json",
 }
 
 #: Snippets for a new item of each block (VS Code snippet syntax).

@@ -327,6 +327,8 @@ _ARTIFACT_SCHEMAS = {
     "cost-ledger.json": "cost-ledger-v1",
     "context-capsule.json": "context-capsule-v1",
     "providers.json": "providers",
+    "swarm.json": "swarm",
+    "visual-qa.json": "visual-qa",
 }
 
 
@@ -360,10 +362,17 @@ def key_section(ctx: HoverContext) -> str | None:
     return f"{head}\n\n{description}".rstrip() + f"\n\n(`{schema}` schema)"
 
 
+def _swarm_section(ctx: HoverContext) -> str | None:
+    from gemstack_lsp.ide.swarm_hover import swarm_section
+
+    return swarm_section(ctx)
+
+
 #: Lookups in order; the first sections found are shown, separated by rules.
 LOOKUPS: list[Callable[[HoverContext], str | None]] = [
     lambda ctx: finding_code_section(ctx.word),
     key_section,
+    lambda ctx: _swarm_section(ctx),
     contract_section,
     test_section,
     action_section,

@@ -31,7 +31,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from gemstack_lsp import containment
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.printable import printable
-from gemstack_lsp.core.repo import Feature
+from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span, utf8
 from gemstack_lsp.server import convert
 
@@ -196,7 +196,10 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
     remaining = [f for f in st.findings if f.path.startswith(feature.path + "/")]
     left_out = [w.message for w in result.warnings]
     message = regenerated_message(feature.capsule, data, remaining, len(left_out), result.condensed)
-    _show(server, message, lsp.MessageType.Warning if left_out else lsp.MessageType.Info)
+    swarm_note = _swarm_note(repo, feature, data)
+    if swarm_note is not None:
+        message += " " + swarm_note
+    _show(server, message, lsp.MessageType.Warning if left_out or swarm_note else lsp.MessageType.Info)
     for note in left_out:
         server.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning, message=note))
     return {
@@ -207,8 +210,17 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
         "remaining": sorted({f.code for f in remaining}),
         "left_out": left_out,
         "condensed": list(result.condensed),
+        "swarm_context_stale": swarm_note,
         "message": message,
     }
+
+
+def _swarm_note(repo: GemstackRepo, feature: Feature, capsule: bytes) -> str | None:
+    """What the feature's swarm.json makes of the capsule just written (the upstream gate it breaks)."""
+    from gemstack_lsp.core import swarm
+
+    active = repo.active_feature()
+    return swarm.stale_after_regenerate(repo, feature, capsule, active is not None and active.name == feature.name)
 
 
 def _invariant_count(data: bytes) -> int:

@@ -111,6 +111,8 @@ def test_json_artifacts_are_bound_to_the_bundled_schemas(vsix: zipfile.ZipFile, 
         "context-capsule.json": "./schemas/context-capsule-v1.schema.json",
         "cost-ledger.json": "./schemas/cost-ledger-v1.schema.json",
         "**/.gemstack/providers.json": "./schemas/providers.schema.json",
+        "**/specs/*/swarm.json": "./schemas/swarm.schema.json",
+        "**/specs/*/visual-qa.json": "./schemas/visual-qa.schema.json",
     }
     names = set(vsix.namelist())
     for url in bindings.values():

@@ -22,6 +22,7 @@ from gemstack_lsp.core.reader import (
     ReadStatus,
     RepositoryState,
     normalize_relpath,
+    repository_state_from_files,
 )
 
 
@@ -66,11 +67,16 @@ class DiskReader:
     reported through ``FileContent.status`` rather than raised.
     """
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, run_git: bool = True) -> None:
         self.root = Path(root).resolve()
+        #: False in an untrusted workspace (VS Code's Restricted Mode): no git process at all;
+        #: the Git state is what the repository's files tell, its cleanliness unknown.
+        self.run_git = run_git
 
     def repository_state(self) -> RepositoryState:
         """The Git state of the root (read-only: see ``git_repository_state``)."""
+        if not self.run_git:
+            return repository_state_from_files(self)
         return git_repository_state(self.root)
 
     def _resolve(self, relpath: str) -> tuple[Path, FileContent | None]:

@@ -291,3 +291,47 @@ def test_a_dot_git_file_naming_another_repository_is_not_written(tmp_path: Path)
     assert sorted(p.relative_to(victim) for p in (victim / ".git").rglob("*")) == before
     assert not (root / "docs" / "plans" / "p.md").exists()
     json.dumps(done.stderr.decode("utf-8", "replace"))
+
+
+def test_restricted_mode_runs_no_git_and_writes_nothing(hostile: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An untrusted workspace (``initializationOptions.trusted`` false, VS Code's Restricted
+    Mode): diagnostics from the files' contents, no git process at all, no writing command."""
+    from bench.lspclient import neovim_capabilities, path_uri
+
+    root, log = hostile
+    trace = root.parent / "trace.txt"
+    for key, value in _environment(root).items():
+        monkeypatch.setenv(key, value)
+    client = LspClient(root, _traced([sys.executable, "-m", "gemstack_lsp", "serve"], trace))
+    try:
+        reply = client.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": path_uri(root),
+                "workspaceFolders": [{"uri": path_uri(root), "name": root.name}],
+                "capabilities": neovim_capabilities(),
+                "initializationOptions": {"trusted": False},
+            },
+            timeout=60,
+        )
+        assert reply.answered and reply.error is None
+        client.notify("initialized", {})
+        spec = root / "specs" / "009-context-capsule" / "spec.md"
+        doc = Document(client, spec)
+        doc.open()
+        assert client.wait_publish(doc.uri, 1, time.perf_counter(), timeout=60) is not None
+        refused = client.request(
+            "workspace/executeCommand",
+            {"command": "gemstack.regenerateCapsule", "arguments": [doc.uri]},
+            timeout=60,
+        )
+        assert refused.answered and refused.error is not None
+        assert "Restricted Mode" in refused.error["message"]
+    finally:
+        client.close()
+    assert not (root / "specs" / "009-context-capsule" / "context-capsule.json").exists()
+    assert not log.exists(), log.read_text()
+    if STRACE is not None:
+        programs = _started_programs(trace)
+        assert not [p for p in programs if os.path.basename(p).startswith("git")], programs

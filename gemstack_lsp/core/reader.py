@@ -171,6 +171,13 @@ def repository_state_of(reader: Reader) -> RepositoryState:
         state = ask()
         if isinstance(state, RepositoryState):
             return state
+    return repository_state_from_files(reader)
+
+
+def repository_state_from_files(reader: Reader) -> RepositoryState:
+    """What the repository's files alone tell (no Git process): no ``.git`` at the root is
+    ``non-git``; otherwise HEAD's commit from ``.git/HEAD`` and its ref, and whether the tree
+    is clean stays unknown (``known`` False)."""
     if reader.read(".git").status is ReadStatus.MISSING:
         return NON_GIT
     return RepositoryState("git", _git_commit_from_files(reader), None, known=False)

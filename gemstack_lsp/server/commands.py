@@ -436,9 +436,22 @@ def register(server: GemstackServer) -> None:
         _register_one(server, name, handler)
 
 
+#: The commands that write a file: refused in an untrusted workspace (Restricted Mode).
+WRITING_COMMANDS = frozenset({REGENERATE, WRITE_PLAN})
+
+
+class RestrictedMode(CommandError):
+    """A writing command in a workspace the user has not trusted."""
+
+
 def _register_one(server: GemstackServer, name: str, handler: Any) -> None:
     async def run(ls: Any, *args: Any) -> Any:
         server.stats[name] += 1
+        if name in WRITING_COMMANDS and server.session.restricted:
+            raise RestrictedMode(
+                f"{name} writes files, and this workspace is not trusted (Restricted Mode); "
+                "trust the folder to regenerate capsules or write plans"
+            )
         return await handler(server, *args)
 
     server.command(name)(run)

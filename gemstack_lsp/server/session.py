@@ -176,6 +176,9 @@ class Session:
         #: everything derived from them.
         self._hosts: dict[str, AnalysisHost] = {}
         self.initialization_options: Any = None
+        #: The client said the workspace is not trusted (``initializationOptions.trusted`` is
+        #: false: VS Code's Restricted Mode): no git runs and no command writes a file.
+        self.restricted = False
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -191,6 +194,8 @@ class Session:
             if root_uri:
                 self.add_folder(root_uri)
         self.initialization_options = params.initialization_options
+        options = params.initialization_options
+        self.restricted = isinstance(options, dict) and options.get("trusted") is False
 
     def add_folder(self, uri: str) -> None:
         path = convert.uri_to_path(uri)
@@ -342,7 +347,7 @@ class Session:
         """The analysis host of one repository root (created on first use)."""
         host = self._hosts.get(root)
         if host is None:
-            host = self._hosts[root] = AnalysisHost(root, DiskReader(root))
+            host = self._hosts[root] = AnalysisHost(root, DiskReader(root, run_git=not self.restricted))
             for doc in self.documents.values():
                 if doc.root == root and doc.rel is not None and doc.gemstack:
                     host.set_buffer(doc.rel, doc.text)
@@ -360,7 +365,7 @@ class Session:
         (regenerating a capsule from the buffers a command was given)."""
         if buffers is None:
             return self.host(root).snapshot().repo
-        return GemstackRepo(root, OverlayReader(DiskReader(root), buffers))
+        return GemstackRepo(root, OverlayReader(DiskReader(root, run_git=not self.restricted), buffers))
 
     def snapshot_of(self, root: str) -> Snapshot:
         """The current snapshot of one repository root (its buffers as the editor holds them)."""

@@ -77,7 +77,10 @@ function privateEnv(context: vscode.ExtensionContext): string {
 
 function resolve(context: vscode.ExtensionContext) {
   const setting = vscode.workspace.getConfiguration("gemstack").get<string>("server.path", "");
-  return resolveServer(setting, folderPaths(), process.env.PATH || "", { privateEnv: privateEnv(context) });
+  return resolveServer(setting, folderPaths(), process.env.PATH || "", {
+    privateEnv: privateEnv(context),
+    trusted: vscode.workspace.isTrusted,
+  });
 }
 
 async function openServerSetting(): Promise<void> {
@@ -256,7 +259,8 @@ async function startClient(context: vscode.ExtensionContext, forceInstall: boole
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    initializationOptions: serverSettings(),
+    // In Restricted Mode the server runs no git and refuses the commands that write files.
+    initializationOptions: { ...serverSettings(), trusted: vscode.workspace.isTrusted },
     synchronize: {
       configurationSection: "gemstack",
       fileEvents: (watcher = vscode.workspace.createFileSystemWatcher(WATCHED)),
@@ -457,6 +461,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("gemstack.server.path")) void ensureStarted(context);
     }),
+    // Trusting the folder lifts Restricted Mode: restart so the server may run git and write.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void ensureStarted(context)),
     vscode.window.onDidChangeActiveTextEditor(() => status?.refresh()),
     vscode.languages.onDidChangeDiagnostics(() => status?.refresh()),
   );

@@ -36,6 +36,11 @@ export interface LookupOptions {
   env?: Record<string, string | undefined>;
   /** The platform (default: process.platform). */
   platform?: NodeJS.Platform;
+  /**
+   * False in a workspace the user has not trusted (Restricted Mode): a server inside the
+   * workspace (its .venv) is a program the repository ships, so it is not looked for.
+   */
+  trusted?: boolean;
 }
 
 function isExecutable(file: string, platform: NodeJS.Platform): boolean {
@@ -149,7 +154,7 @@ export function resolveServer(
   tried.push(`${SERVER_NAME} on PATH`);
   const onPath = findOnPath(SERVER_NAME, envPath, platform);
   if (onPath) return { command: onPath, source: "path", tried };
-  for (const folder of folders) {
+  for (const folder of options.trusted === false ? [] : folders) {
     const hit = look("venv", venvServer(path.join(folder, ".venv"), platform));
     if (hit) return hit;
   }

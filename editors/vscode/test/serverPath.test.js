@@ -58,6 +58,10 @@ assert.deepStrictEqual([r.command, r.source], [userBin, "user-bin"]);
 const pipx = exe(path.join(home, ".local", "pipx", "venvs", "gemstack-lsp", "bin", "gemstack-lsp"));
 r = resolveServer("", [empty], "/nonexistent", noTools);
 assert.deepStrictEqual([r.command, r.source], [pipx, "pipx"]);
+// In an untrusted workspace (Restricted Mode) the workspace's .venv is never a candidate.
+r = resolveServer("", [workspace], "/nonexistent", { ...noTools, trusted: false });
+assert.deepStrictEqual([r.command, r.source], [pipx, "pipx"]);
+assert.ok(!r.tried.some((t) => t.includes(".venv")));
 // The workspace's .venv comes before them, PATH before that.
 assert.strictEqual(resolveServer("", [workspace], "/nonexistent", noTools).command, venv);
 assert.strictEqual(resolveServer("", [workspace], binDir, noTools).command, onPath);

@@ -17,6 +17,9 @@
 --     on_attach = function(client, bufnr) end,
 --     capabilities = nil,        -- e.g. require("cmp_nvim_lsp").default_capabilities()
 --     autostart = true,
+--     trusted = true,            -- false (or a function(root) returning false): an untrusted repository;
+--                                -- no server from <root>/.venv, the server runs no git and refuses
+--                                -- the commands that write files (as VS Code's Restricted Mode)
 --   })
 --
 -- Neovim 0.11+ uses vim.lsp.config/vim.lsp.enable with lsp/gemstack.lua; 0.8 to 0.10 use
@@ -55,7 +58,7 @@ function M.server_cmd(root)
   if M.options.cmd then
     return M.options.cmd
   end
-  local found = install.find_server(root)
+  local found = install.find_server(root, { trusted = M.is_trusted(root) })
   if found then
     return { found, "serve" }
   end
@@ -111,6 +114,15 @@ function M.capabilities(base)
   return caps
 end
 
+--- Whether the user trusts the repository at `root` (setup's `trusted`, a boolean or a function).
+function M.is_trusted(root)
+  local trusted = M.options.trusted
+  if type(trusted) == "function" then
+    return trusted(root) ~= false
+  end
+  return trusted ~= false
+end
+
 --- The full client configuration for a root (a copy; safe to modify).
 function M.config_for(root)
   local config = M.base_config()
@@ -120,6 +132,9 @@ function M.config_for(root)
     config.settings = { gemstack = M.options.settings }
   end
   config.on_attach = M.on_attach
+  if not M.is_trusted(root) then
+    config.init_options = vim.tbl_extend("force", config.init_options or {}, { trusted = false })
+  end
   -- Neovim 0.7 to 0.10 use `capabilities` as given (no merge with the defaults).
   config.capabilities = M.capabilities(vim.lsp.protocol.make_client_capabilities())
   local on_exit = config.on_exit
@@ -594,6 +609,13 @@ function M.setup(opts)
     end
     if M.options.settings then
       overrides.settings = { gemstack = M.options.settings }
+    end
+    -- An untrusted repository: the server runs no git and refuses the writing commands.
+    overrides.before_init = function(params, config)
+      if not M.is_trusted(config and config.root_dir) then
+        params.initializationOptions =
+          vim.tbl_extend("force", params.initializationOptions or {}, { trusted = false })
+      end
     end
     if M.options.workspace_diagnostics ~= false then
       overrides = vim.tbl_deep_extend("force", M.pull_config(), overrides)

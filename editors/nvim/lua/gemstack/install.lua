@@ -78,7 +78,8 @@ end
 --- Finds the server executable for a repository root. Returns (path or nil, places tried).
 --- Order: the :GemstackInstall environment, PATH, <root>/.venv, pipx's and uv's folders.
 --- (opts.cmd, which comes first, is handled by the caller.)
-function M.find_server(root)
+function M.find_server(root, opts)
+  opts = opts or {}
   local tried = {}
   local function try(path)
     table.insert(tried, path)
@@ -93,7 +94,9 @@ function M.find_server(root)
   if on_path ~= "" then
     return on_path, tried
   end
-  if root then
+  -- A server inside the repository (its .venv) is a program the repository ships: only for a
+  -- repository the user trusts (setup's `trusted`).
+  if root and opts.trusted ~= false then
     found = try(root .. "/.venv/bin/gemstack-lsp")
     if found then
       return found, tried

@@ -436,6 +436,22 @@ def register(server: GemstackServer) -> None:
         _register_one(server, name, handler)
 
 
+def _os_error(error: OSError) -> str:
+    """An OS error in words a user acts on (the file it names relative to nothing secret)."""
+    import errno as errno_names
+
+    hints = {
+        errno_names.ENOSPC: "the disk is full",
+        errno_names.EDQUOT: "the disk quota is exhausted",
+        errno_names.EROFS: "the file system is read-only",
+        errno_names.EACCES: "permission denied",
+        errno_names.EPERM: "operation not permitted",
+    }
+    what = hints.get(error.errno or 0, error.strerror or type(error).__name__)
+    where = f" ({printable(os.fsdecode(error.filename))})" if error.filename else ""
+    return what + where
+
+
 #: The commands that write a file: refused in an untrusted workspace (Restricted Mode).
 WRITING_COMMANDS = frozenset({REGENERATE, WRITE_PLAN})
 
@@ -452,6 +468,11 @@ def _register_one(server: GemstackServer, name: str, handler: Any) -> None:
                 f"{name} writes files, and this workspace is not trusted (Restricted Mode); "
                 "trust the folder to regenerate capsules or write plans"
             )
-        return await handler(server, *args)
+        try:
+            return await handler(server, *args)
+        except OSError as error:
+            # A full, read-only or forbidden disk is a refusal to explain, not an internal error:
+            # the writers leave nothing behind (temporary files are removed), so say so.
+            raise CommandError(f"{name} could not finish: {_os_error(error)}; nothing was written") from None
 
     server.command(name)(run)

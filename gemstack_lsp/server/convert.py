@@ -11,6 +11,7 @@ re-runs analysis.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,19 +38,23 @@ _SEVERITY = {
 
 
 def uri_to_path(uri: str) -> str | None:
-    """The absolute file-system path of a ``file:`` URI (``None`` for any other scheme)."""
+    """The absolute file-system path of a ``file:`` URI (``None`` for any other scheme, and for
+    one no file can have: a NUL byte). Escapes of bytes that are not UTF-8 (``%FF``) become the
+    file system's own name for them (surrogate escapes, as ``os.fsdecode`` gives them)."""
     parsed = urlparse(uri)
     if parsed.scheme != "file":
         return None
-    path = unquote(parsed.path)
+    path = unquote(parsed.path, errors="surrogateescape")
     if parsed.netloc and parsed.netloc != "localhost":
         path = f"//{parsed.netloc}{path}"
+    if "\x00" in path:
+        return None
     return path
 
 
 def path_to_uri(path: str | Path) -> str:
-    """The ``file:`` URI of an absolute path."""
-    return "file://" + quote(Path(path).as_posix(), safe="/:@!$&'()*+,;=-._~")
+    """The ``file:`` URI of an absolute path (a name that is not UTF-8 keeps its bytes: ``%FF``)."""
+    return "file://" + quote(os.fsencode(Path(path).as_posix()), safe="/:@!$&'()*+,;=-._~")
 
 
 # --- Positions ---------------------------------------------------------------------------

@@ -591,11 +591,12 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "documents",
         "A JSON file Gemstack reads is not valid JSON.",
-        "At the offending token of package.json (a warning, as the reference's verify warns), "
-        ".gemstack/manifest.json and specs/<feature>/amendments.json: strict JSON, no comments, no trailing "
+        "At the offending token of package.json (a warning, as the reference's verify warns) and "
+        ".gemstack/manifest.json: strict JSON, no comments, no trailing "
         "commas, no NaN or Infinity, double-quoted strings, no byte-order mark. Files with a code of their own "
         "report their syntax errors under it: a block's parse code (CONTRACT_PARSE_ERROR, ...), STATE_INVALID, "
-        "COST_LEDGER_INVALID, PROVIDER_REGISTRY_INVALID, CONTEXT_CAPSULE_INVALID, CLOSURE_MANIFEST_INVALID.",
+        "COST_LEDGER_INVALID, PROVIDER_REGISTRY_INVALID, CONTEXT_CAPSULE_INVALID, CLOSURE_MANIFEST_INVALID, "
+        "AMENDMENT_FILE_INVALID.",
     ),
     _c(
         "JSON_DUPLICATE_KEY",
@@ -652,13 +653,96 @@ _ENTRIES: tuple[CodeInfo, ...] = (
     ),
     # --- Swarm manifests and visual QA (Gemstack 1.4+, verify stages 5.3 and 5.4) ---
     # (entries of area 'swarm' go below this line)
-
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (entries of area 'verify' go below this line)
-
+    _c(
+        "AMENDMENT_FILE_INVALID",
+        B,
+        False,
+        "amendments",
+        "amendments.json cannot be parsed.",
+        "specs/<feature>/amendments.json is strict JSON: a list of amendment records, or one record. The "
+        "reference's verify reports `[AMENDMENT_FILE_INVALID]` for the active feature and then validates none.",
+    ),
+    _c(
+        "AMENDMENT_REJECTED",
+        B,
+        False,
+        "amendments",
+        "The active feature's amendments are rejected.",
+        "At least one declared amendment fails validation (the codes are listed, each also at its own place), "
+        "so the frozen findings stay errors: FROZEN_CONTRACT_VIOLATION of every contract and "
+        "FROZEN_ARTIFACT_CHANGED of spec.md. Upstream prints this line with the first failure's code.",
+    ),
+    _c(
+        "UNAUTHORIZED_CONTRACT_MUTATION",
+        B,
+        False,
+        "amendments",
+        "A frozen contract changed without an amendment naming it.",
+        "Once amendments are declared, every contract of spec.md that plan.md's gemstack-contracts modifies "
+        "(compared as JSON.stringify writes them) or drops must be named by an amendment's contract_id.",
+    ),
+    _c(
+        "AMENDMENT_MALFORMED",
+        B,
+        False,
+        "amendments",
+        "An amendment lacks a required field.",
+        "Each amendment needs amendment_id, contract_id, version, reason, approved_by and signature, each "
+        "non-empty (0 counts as present, as in the reference).",
+    ),
+    _c(
+        "AMENDMENT_SIGNATURE_INVALID",
+        B,
+        False,
+        "amendments",
+        "An amendment's signature does not match it.",
+        "The signature is the hex HMAC-SHA256, keyed with GEMSTACK_AMENDMENT_SECRET, of "
+        "amendment_id|contract_id|version|reason|approved_by (reason and approver trimmed); without a secret, "
+        "the hex SHA-256 of the same text. Changing any of these fields invalidates it.",
+    ),
+    _c(
+        "AMENDMENT_SECRET_MISSING",
+        B,
+        False,
+        "amendments",
+        "An amendment cannot be checked: no signing secret is set.",
+        "The signature is not the unkeyed SHA-256 of the amendment, and GEMSTACK_AMENDMENT_SECRET is not set, "
+        "so it cannot be checked as an HMAC-SHA256: set the secret in the environment of gemstack-lsp check "
+        "and of the editor. The secret is never shown.",
+    ),
+    _c(
+        "AMENDMENT_REPLAY_DETECTED",
+        B,
+        False,
+        "amendments",
+        "An amendment signed for another feature.",
+        "The amendment's feature_id names another feature than the folder it lies in: an amendment approved for "
+        "one feature cannot authorize a change in another (Gemstack 2.0.1).",
+    ),
+    _c(
+        "AMENDMENT_VERIFIED",
+        INF,
+        False,
+        "amendments",
+        "A signed amendment authorizes a frozen contract's change.",
+        "Every amendment of the active feature is well formed and correctly signed, and every changed contract "
+        "is amended. Shown on each amendment, and in place of the FROZEN_CONTRACT_VIOLATION findings of the "
+        "contracts it amends (the reference stops reporting them).",
+    ),
+    _c(
+        "FROZEN_ARTIFACT_AMENDED",
+        INF,
+        False,
+        "amendments",
+        "spec.md changed after it was frozen, authorized by a signed amendment.",
+        "state.json's phase_hashes.spec no longer matches spec.md, and the active feature's amendments are "
+        "verified, so the change is formally authorized (in place of FROZEN_ARTIFACT_CHANGED). plan.md and "
+        "tasks.md are not covered by amendments.",
+    ),
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (entries of area 'realrepo' go below this line)
-
     # --- Configuration and suppressions ---
     # (entries of area 'config' go below this line)
 )

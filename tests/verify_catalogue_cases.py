@@ -1,0 +1,75 @@
+"""Coverage cases of area 'verify' for ``tests/test_catalogue_coverage.py``: one small repository
+per code of the Gemstack 2.0 verify stages (amendments, memory, manifest, .gitignore,
+package.json scripts, rigor levels, spec deltas).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gemstack_lsp.core.hashing import hash_text
+from gemstack_lsp.core.options import AnalysisOptions
+from gemstack_lsp.core.reader import MemoryReader
+from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.rules import analyze
+
+Case = Callable[[Path, pytest.CaptureFixture[str]], set[str]]
+
+F = "specs/a"
+SPEC = '```gemstack-contracts\n[{"id": "c", "type": "BOOLEAN_INVARIANT", "value": true}]\n```\n'
+PLAN = '```gemstack-contracts\n[{"id": "c", "type": "BOOLEAN_INVARIANT", "value": false}]\n```\n'
+STATE = json.dumps({"active_spec": F, "phase_hashes": {"spec": hash_text("# frozen\n" + SPEC)}})
+
+
+def codes(
+    files: Mapping[str, str | bytes], secret: str | None = None, reader: type[MemoryReader] = MemoryReader
+) -> set[str]:
+    repo = GemstackRepo("/repo", reader(dict(files)))
+    return {f.code for f in analyze(repo, AnalysisOptions(amendment_secret=secret))}
+
+
+def case(files: Mapping[str, str | bytes], secret: str | None = None) -> Case:
+    return lambda _tmp, _capsys: codes(files, secret)
+
+
+def signed(secret: str | None = None, **fields: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "amendment_id": "AMD-1",
+        "contract_id": "c",
+        "version": 2,
+        "reason": "why",
+        "approved_by": "lead",
+        **fields,
+    }
+    payload = "|".join(str(record[k]) for k in ("amendment_id", "contract_id", "version", "reason", "approved_by"))
+    record.setdefault("signature", hashlib.sha256(payload.encode()).hexdigest())
+    return record
+
+
+def amended(amendments: Any, **extra: str) -> dict[str, str]:
+    return {
+        f"{F}/spec.md": SPEC,
+        f"{F}/plan.md": PLAN,
+        ".gemstack/state.json": STATE,
+        f"{F}/amendments.json": amendments if isinstance(amendments, str) else json.dumps(amendments),
+        **extra,
+    }
+
+
+CASES: list[tuple[str, Case]] = [
+    ("AMENDMENT_FILE_INVALID", case(amended("[{,]"))),
+    ("AMENDMENT_REJECTED", case(amended([signed(signature="0" * 64)]))),
+    ("UNAUTHORIZED_CONTRACT_MUTATION", case(amended([signed(contract_id="other")]))),
+    ("AMENDMENT_MALFORMED", case(amended([{"amendment_id": "AMD-1", "contract_id": "c"}]))),
+    ("AMENDMENT_SIGNATURE_INVALID", case(amended([signed(signature="0" * 64)]), secret="s3cr3t-key")),
+    ("AMENDMENT_SECRET_MISSING", case(amended([signed(signature="0" * 64)]))),
+    ("AMENDMENT_REPLAY_DETECTED", case(amended([signed(feature_id="b")]))),
+    ("AMENDMENT_VERIFIED", case(amended([signed()]))),
+    ("FROZEN_ARTIFACT_AMENDED", case(amended([signed()], **{f"{F}/spec.md": "# edited\n" + SPEC}))),
+]

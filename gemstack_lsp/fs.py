@@ -19,6 +19,7 @@ from gemstack_lsp.core.reader import (
     NON_GIT,
     DirEntry,
     FileContent,
+    GitCommit,
     ReadStatus,
     RepositoryState,
     normalize_relpath,
@@ -86,6 +87,12 @@ class DiskReader:
     def repository_state(self) -> RepositoryState:
         """The Git state of the root (read-only: see ``git_repository_state``)."""
         return git_repository_state(self.root)
+
+    def recent_commits(self, limit: int) -> tuple[GitCommit, ...] | None:
+        """The root's newest commits (read-only, hardened: see ``gemstack_lsp.gitlog``)."""
+        from gemstack_lsp.gitlog import recent_commits
+
+        return recent_commits(self.root, limit)
 
     def _resolve(self, relpath: str) -> tuple[Path, FileContent | None]:
         rel = normalize_relpath(relpath)

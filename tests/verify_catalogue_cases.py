@@ -15,7 +15,7 @@ import pytest
 
 from gemstack_lsp.core.hashing import hash_text
 from gemstack_lsp.core.options import AnalysisOptions
-from gemstack_lsp.core.reader import MemoryReader
+from gemstack_lsp.core.reader import GitCommit, MemoryReader
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.rules import analyze
 
@@ -62,6 +62,29 @@ def amended(amendments: Any, **extra: str) -> dict[str, str]:
     }
 
 
+HANDOFF = (
+    "## 1. Objetivo\n## 2. Estado actual\n## 3. Archivos y cambios\n## 4. Intentos fallidos\n## 5. Próximos pasos\n"
+)
+INSTALLED = {"specs/a/spec.md": "# A\n", ".gemstack/manifest.json": '{"files": []}', ".gitignore": "# Gemstack\n"}
+
+
+class _GitReader(MemoryReader):
+    """A Git repository whose newest commit is not in handoff.md (``None``: Git cannot be asked)."""
+
+    commits: tuple[GitCommit, ...] | None = (GitCommit("a1b2c3d", "feat: unrecorded"),)
+
+    def recent_commits(self, limit: int) -> tuple[GitCommit, ...] | None:
+        return self.commits
+
+
+class _NoGitReader(_GitReader):
+    commits = None
+
+
+def git_case(files: Mapping[str, str], reader: type[MemoryReader]) -> Case:
+    return lambda _tmp, _capsys: codes(files, reader=reader)
+
+
 CASES: list[tuple[str, Case]] = [
     ("AMENDMENT_FILE_INVALID", case(amended("[{,]"))),
     ("AMENDMENT_REJECTED", case(amended([signed(signature="0" * 64)]))),
@@ -72,4 +95,27 @@ CASES: list[tuple[str, Case]] = [
     ("AMENDMENT_REPLAY_DETECTED", case(amended([signed(feature_id="b")]))),
     ("AMENDMENT_VERIFIED", case(amended([signed()]))),
     ("FROZEN_ARTIFACT_AMENDED", case(amended([signed()], **{f"{F}/spec.md": "# edited\n" + SPEC}))),
+    ("GEMSTACK_MANIFEST_INVALID", case({**INSTALLED, ".gemstack/manifest.json": '{"files": {}}'})),
+    ("GEMSTACK_FILE_MISSING", case({**INSTALLED, ".gemstack/manifest.json": '{"files": [{"path": "AGENTS.md"}]}'})),
+    (
+        "GEMSTACK_FILES_MODIFIED",
+        case({**INSTALLED, ".gemstack/manifest.json": '{"files": [{"path": "specs/a/spec.md"}]}'}),
+    ),
+    ("GITIGNORE_GEMSTACK_BLOCK_MISSING", case({**INSTALLED, ".gitignore": "node_modules/\n"})),
+    ("ENV_FILE_PRESENT", case({"specs/a/spec.md": "# A\n", ".env": "A=1\n"})),
+    ("SCRIPT_STDERR_SUPPRESSED", case({"specs/a/spec.md": "# A\n", "package.json": '{"scripts": {"b": "x 2>nul"}}'})),
+    (
+        "TEST_SCRIPT_FAILURE_IGNORED",
+        case({"specs/a/spec.md": "# A\n", "package.json": '{"scripts": {"test": "x || true"}}'}),
+    ),
+    ("HANDOFF_MISSING", case(INSTALLED)),
+    ("HANDOFF_INCOMPLETE", case({"specs/a/spec.md": "# A\n", "handoff.md": "# Handoff\n"})),
+    ("HANDOFF_FAILED_ATTEMPTS_REMOVED", case({"specs/a/spec.md": "# A\n", "handoff.md": "# Handoff\n"})),
+    ("MEMORY_UNRECORDED_COMMITS", git_case({"specs/a/spec.md": "# A\n", "handoff.md": HANDOFF}, _GitReader)),
+    (
+        "MEMORY_GIT_AUDIT_UNAVAILABLE",
+        git_case(
+            {"specs/a/spec.md": "# A\n", "handoff.md": HANDOFF, ".git/HEAD": "ref: refs/heads/main\n"}, _NoGitReader
+        ),
+    ),
 ]

@@ -741,6 +741,117 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "verified, so the change is formally authorized (in place of FROZEN_ARTIFACT_CHANGED). plan.md and "
         "tasks.md are not covered by amendments.",
     ),
+    _c(
+        "GEMSTACK_MANIFEST_INVALID",
+        B,
+        False,
+        "installation",
+        ".gemstack/manifest.json cannot be walked.",
+        'The installation manifest `gemstack init` writes lists files as {path, checksum}. Its "files" must be '
+        "a list of objects with a string path inside the repository; the reference's verify (stage 1) stops "
+        "with `Error leyendo manifest.json` otherwise. Syntax errors are JSON_SYNTAX_ERROR.",
+    ),
+    _c(
+        "GEMSTACK_FILE_MISSING",
+        B,
+        False,
+        "installation",
+        "A file gemstack init installed is missing.",
+        "A path listed in .gemstack/manifest.json does not exist (verify stage 1, one error per file). "
+        "Run `gemstack init` again, or restore the file.",
+    ),
+    _c(
+        "GEMSTACK_FILES_MODIFIED",
+        INF,
+        False,
+        "installation",
+        "Files gemstack init installed were customised.",
+        "The SHA-256 of these files' bytes no longer matches the checksum .gemstack/manifest.json recorded. "
+        "Local customisation is allowed; `gemstack init` may overwrite it.",
+    ),
+    _c(
+        "GITIGNORE_GEMSTACK_BLOCK_MISSING",
+        W,
+        True,
+        "installation",
+        ".gitignore has no Gemstack block.",
+        "In a repository gemstack init installed, .gitignore must contain the `# Gemstack` block that keeps "
+        ".gemstack/state.json and .gemstack/backups/ out of version control (verify stage 1).",
+    ),
+    _c(
+        "ENV_FILE_PRESENT",
+        W,
+        True,
+        "installation",
+        "A .env file that .gitignore does not ignore.",
+        "A .env file at the repository root usually holds credentials; verify (stage 6) warns about it. This "
+        "tool warns only when .gitignore does not ignore it (the reference asks you to check that). Its "
+        "content is never read.",
+    ),
+    _c(
+        "SCRIPT_STDERR_SUPPRESSED",
+        B,
+        False,
+        "installation",
+        "A package.json script hides its errors with 2>nul.",
+        "`2>nul` (or `2> nul`) in any script masks failures and is not portable between PowerShell and Bash "
+        "(verify stage 6, an error). Use a cross-platform runner: `node --test <paths>` or `tsx --test <paths>`.",
+    ),
+    _c(
+        "TEST_SCRIPT_FAILURE_IGNORED",
+        W,
+        True,
+        "installation",
+        "A test script ignores failures with || true.",
+        "A package.json script whose name contains `test` and whose command contains `|| true` always "
+        "succeeds, so failing tests pass (verify stage 6, a warning).",
+    ),
+    _c(
+        "HANDOFF_MISSING",
+        B,
+        False,
+        "memory",
+        "handoff.md does not exist.",
+        "Session memory is mandatory: handoff.md at the repository root (verify stage 2). Reported in "
+        "repositories gemstack init installed (they have .gemstack/manifest.json).",
+    ),
+    _c(
+        "HANDOFF_INCOMPLETE",
+        B,
+        False,
+        "memory",
+        "handoff.md lacks mandatory sections.",
+        "handoff.md must contain the five sections `1. Objetivo`, `2. Estado actual`, `3. Archivos y cambios`, "
+        "`4. Intentos fallidos` and `5. Próximos pasos` (found as plain text, as the reference looks for them).",
+    ),
+    _c(
+        "HANDOFF_FAILED_ATTEMPTS_REMOVED",
+        B,
+        False,
+        "memory",
+        "handoff.md's failed-attempts section was removed.",
+        "The section `4. Intentos fallidos` is immutable session memory (a constitution rule): what was tried "
+        "and failed must never be deleted. Reported besides HANDOFF_INCOMPLETE, as the reference does.",
+    ),
+    _c(
+        "MEMORY_UNRECORDED_COMMITS",
+        W,
+        True,
+        "memory",
+        "Recent commits are not recorded in handoff.md.",
+        "Of the five newest commits (git log --oneline), these appear in handoff.md neither by abbreviated hash "
+        "nor by any word of five or more letters of their subject (Gemstack 2.0 memory cross-audit).",
+    ),
+    _c(
+        "MEMORY_GIT_AUDIT_UNAVAILABLE",
+        INF,
+        False,
+        "memory",
+        "handoff.md could not be cross-audited with git log.",
+        "The repository is a Git repository but its newest commits could not be read (Git missing, no commit "
+        "yet, or a repository Git refuses), so the memory cross-audit did not run. Git is asked read-only with "
+        "hooks, fsmonitor, pagers, external diffs and signature checks switched off.",
+    ),
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (entries of area 'realrepo' go below this line)
     # --- Configuration and suppressions ---

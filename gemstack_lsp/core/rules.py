@@ -117,6 +117,8 @@ def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResu
     if "documents" not in options.disabled:
         findings.extend(_contained("documents", STATE_PATH, lambda: documents.repository_findings(repo)))
         findings = _amended(STATE_PATH, findings, lambda: _amend_artifacts(repo, options, findings))
+        for path, check in repository_stage_checks():
+            findings.extend(_contained("documents", path, functools.partial(check, repo)))
     cost: tuple[Finding, ...] = ()
     declared = False
     notice: Finding | None = None
@@ -129,6 +131,21 @@ def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResu
         else:
             cost, declared = part.findings, part.declares
     return UnitResult(tuple(findings), cost, declared, notice)
+
+
+def repository_stage_checks() -> list[tuple[str, Callable[[GemstackRepo], list[Finding]]]]:
+    """The repository-level stages of the reference's verify besides state.json, each with the file
+    an internal error is reported on: the installation manifest and .gitignore (stage 1), the
+    session memory (stage 2), .env and package.json's scripts (stage 6)."""
+    from gemstack_lsp.core import installation, memory, scripts
+
+    return [
+        (memory.MANIFEST_PATH, installation.manifest_findings),
+        (installation.GITIGNORE_PATH, installation.gitignore_findings),
+        (memory.HANDOFF_PATH, memory.handoff_findings),
+        (installation.ENV_NAME, installation.env_findings),
+        (scripts.PACKAGE_PATH, scripts.script_findings),
+    ]
 
 
 def combine(units: Iterable[UnitResult]) -> list[Finding]:

@@ -107,3 +107,21 @@ def test_the_cross_audit_on_disk(tmp_path: Path) -> None:
     found = [f for f in analyze(GemstackRepo(str(root), DiskReader(root))) if f.code.startswith("MEMORY_")]
     assert [f.code for f in found] == ["MEMORY_UNRECORDED_COMMITS"]
     assert len(found[0].data["commits"]) == 1  # "add widgets" is recorded by its word "widgets".
+
+
+def test_check_runs_the_cross_audit_through_the_analysis_host(tmp_path: Path) -> None:
+    """The CLI and the server analyse through the host's tracking reader, which asks the disk reader."""
+    from gemstack_lsp.host import AnalysisHost
+
+    root = tmp_path / "r"
+    (root / "specs" / "a").mkdir(parents=True)
+    (root / "specs" / "a" / "spec.md").write_text("# A\n")
+    (root / "handoff.md").write_text(
+        "## 1. Objetivo\n## 2. Estado actual\n## 3. Archivos y cambios\n"
+        "## 4. Intentos fallidos\n## 5. Próximos pasos\n",
+        "utf-8",
+    )
+    repository(root, ["rewrite parser"])
+    host = AnalysisHost(str(root), DiskReader(root))
+    found = [f for f in host.snapshot().findings() if f.code.startswith("MEMORY_")]
+    assert [f.code for f in found] == ["MEMORY_UNRECORDED_COMMITS"]

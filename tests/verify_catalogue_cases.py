@@ -118,4 +118,28 @@ CASES: list[tuple[str, Case]] = [
             {"specs/a/spec.md": "# A\n", "handoff.md": HANDOFF, ".git/HEAD": "ref: refs/heads/main\n"}, _NoGitReader
         ),
     ),
+    (
+        "INVALID_RIGOR_LEVEL",
+        case({".gemstack/state.json": json.dumps({"active_spec": F}), f"{F}/spec.md": "**Rigor**: x\n"}),
+    ),
+    (
+        "FIX_MISSING_REGRESSION_TEST",
+        case({".gemstack/state.json": json.dumps({"active_spec": F}), f"{F}/spec.md": "**Rigor**: fix\n"}),
+    ),
+    (
+        "FEATURE_PLAN_MISSING",
+        case({".gemstack/state.json": json.dumps({"active_spec": F}), f"{F}/spec.md": "**Rigor**: feature\n"}),
+    ),
+    (
+        "FEATURE_TASKS_MISSING",
+        case({".gemstack/state.json": json.dumps({"active_spec": F}), f"{F}/spec.md": "**Rigor**: feature\n"}),
+    ),
+    (
+        "HIGH_RISK_MISSING_THREAT_MODEL",
+        case({".gemstack/state.json": json.dumps({"active_spec": F}), f"{F}/spec.md": "**Rigor**: high-risk\n"}),
+    ),
+    (
+        "HIGH_RISK_MISSING_ROLLBACK_PLAN",
+        case({".gemstack/state.json": json.dumps({"active_spec": F}), f"{F}/spec.md": "**Rigor**: high-risk\n"}),
+    ),
 ]

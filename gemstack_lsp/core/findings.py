@@ -742,6 +742,59 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "tasks.md are not covered by amendments.",
     ),
     _c(
+        "INVALID_RIGOR_LEVEL",
+        B,
+        False,
+        "rigor",
+        "spec.md declares an unknown rigor level.",
+        "Gemstack 2.0 rigor levels are quick, fix, feature and high-risk, declared in front matter "
+        "(`rigor: fix`) or inline (`**Rigor**: fix`). Checked for the active feature, as `gemstack spec "
+        "validate` does.",
+    ),
+    _c(
+        "FIX_MISSING_REGRESSION_TEST",
+        B,
+        False,
+        "rigor",
+        "A fix declares no regression test.",
+        "Rigor `fix` requires a regression test in spec.md's gemstack-test-matrix: category REGRESSION, an id "
+        "containing REG, or a description that mentions a regression or how to reproduce the bug.",
+    ),
+    _c(
+        "FEATURE_PLAN_MISSING",
+        B,
+        False,
+        "rigor",
+        "A feature-rigor spec has no plan.md.",
+        "Rigor `feature` requires the three SDD artifacts: spec.md, plan.md and tasks.md (non-empty). Rigor "
+        "`quick` needs none but the spec.",
+    ),
+    _c(
+        "FEATURE_TASKS_MISSING",
+        B,
+        False,
+        "rigor",
+        "A feature-rigor spec has no tasks.md.",
+        "Rigor `feature` requires the three SDD artifacts: spec.md, plan.md and tasks.md (non-empty).",
+    ),
+    _c(
+        "HIGH_RISK_MISSING_THREAT_MODEL",
+        B,
+        False,
+        "rigor",
+        "A high-risk spec has no threat model.",
+        "Rigor `high-risk` requires a `## Threat Model` (or `## Modelo de Amenazas`) section in spec.md.",
+    ),
+    _c(
+        "HIGH_RISK_MISSING_ROLLBACK_PLAN",
+        B,
+        False,
+        "rigor",
+        "A high-risk plan has no rollback plan.",
+        "Rigor `high-risk` requires a `## Rollback Plan` (or `## Plan de Rollback`) section in plan.md. (Its "
+        "two human approvals live in the feature's .gemstack.json sidecar.)",
+    ),
+    _c(
         "GEMSTACK_MANIFEST_INVALID",
         B,
         False,

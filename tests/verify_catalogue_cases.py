@@ -142,4 +142,16 @@ CASES: list[tuple[str, Case]] = [
         "HIGH_RISK_MISSING_ROLLBACK_PLAN",
         case({".gemstack/state.json": json.dumps({"active_spec": F}), f"{F}/spec.md": "**Rigor**: high-risk\n"}),
     ),
+    ("DELTA_PARSE_ERROR", case({f"{F}/spec.md": "```gemstack-spec-delta\n{,}\n```\n"})),
+    ("INVALID_DELTA_SCHEMA", case({f"{F}/spec.md": "```gemstack-spec-delta\n1\n```\n"})),
+    ("DELTA_TARGET_NOT_FOUND", case({f"{F}/spec.md": '```gemstack-spec-delta\n{"base_spec": "specs/none"}\n```\n'})),
+    (
+        "DELTA_ADD_CONFLICT",
+        case(
+            {
+                "specs/b/spec.md": SPEC,
+                f"{F}/spec.md": '```gemstack-spec-delta\n{"base_spec": "b", "added": {"contracts": [{"id": "c"}]}}\n```\n',
+            }
+        ),
+    ),
 ]

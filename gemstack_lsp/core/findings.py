@@ -795,6 +795,41 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "two human approvals live in the feature's .gemstack.json sidecar.)",
     ),
     _c(
+        "DELTA_PARSE_ERROR",
+        B,
+        False,
+        "deltas",
+        "A gemstack-spec-delta block is not valid JSON.",
+        "A spec delta (Gemstack 2.0) is strict JSON: {base_spec, added, modified, removed}, each of the last "
+        "three with contracts, requirements and tests lists.",
+    ),
+    _c(
+        "INVALID_DELTA_SCHEMA",
+        B,
+        False,
+        "deltas",
+        "A gemstack-spec-delta block does not hold an object.",
+        "The reference refuses a delta that is not an object (null, a string, a number).",
+    ),
+    _c(
+        "DELTA_TARGET_NOT_FOUND",
+        B,
+        False,
+        "deltas",
+        "A spec delta modifies or removes something its base spec does not have.",
+        "Applied in the reference's order (removals, modifications, additions), each removed or modified "
+        "contract or test id must exist in the spec base_spec names (specs/<feature>/spec.md): its "
+        "gemstack-contracts and gemstack-test-matrix. Also reported when base_spec names no spec.",
+    ),
+    _c(
+        "DELTA_ADD_CONFLICT",
+        B,
+        False,
+        "deltas",
+        "A spec delta adds an id its base spec already has.",
+        "An added contract or test must have a new id; change an existing one under `modified` instead.",
+    ),
+    _c(
         "GEMSTACK_MANIFEST_INVALID",
         B,
         False,

@@ -150,7 +150,9 @@ CASES: list[tuple[str, Case]] = [
         case(
             {
                 "specs/b/spec.md": SPEC,
-                f"{F}/spec.md": '```gemstack-spec-delta\n{"base_spec": "b", "added": {"contracts": [{"id": "c"}]}}\n```\n',
+                f"{F}/spec.md": "```gemstack-spec-delta\n"
+                + json.dumps({"base_spec": "b", "added": {"contracts": [{"id": "c"}]}})
+                + "\n```\n",
             }
         ),
     ),

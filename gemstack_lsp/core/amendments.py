@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.blocks.contracts import FrozenContract
 from gemstack_lsp.core.findings import Finding, Related, Severity
-from gemstack_lsp.core.jscompat import js_string, json_stringify
+from gemstack_lsp.core.jscompat import js_string, js_trim, json_stringify
 from gemstack_lsp.core.jsonspan import (
     JsonArray,
     JsonBool,
@@ -151,7 +151,7 @@ def _payload_part(amendment: Amendment, name: str, trim: bool) -> str:
     if value is None or not _truthy(value):
         return ""
     text = js_string(value.to_python())
-    return text.strip() if trim else text
+    return js_trim(text) if trim else text
 
 
 def signature_payload(amendment: Amendment) -> str:

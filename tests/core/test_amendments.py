@@ -226,3 +226,40 @@ def test_the_schema_accepts_a_record_and_a_list() -> None:
     jsonschema.Draft202012Validator(schema).validate(amendment())
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(schema).validate([{"amendment_id": "A"}])
+
+
+# Signatures computed by the reference's formula (contract-amendments.js @ 443ae6c) under Node 20
+# for these records: numbers and other values as String() writes them, JavaScript's trim.
+NODE_VECTORS = [
+    (
+        '{"amendment_id":"AMD-1","contract_id":"c1","version":2.0,"reason":"  Expand rate limit \\u00e9 ",'
+        '"approved_by":" lead@x "}',
+        None,
+        "ec86da607f4828df88d32b0ea8e2adeb4003d548832a79585e961ad32c46bacf",
+    ),
+    (
+        '{"amendment_id":"AMD-1","contract_id":"c1","version":0,"reason":"r","approved_by":"b"}',
+        "k3y",
+        "b56ef5d4da1c0c9ea2cc3b3b2d93fb8dbc21b6bd2603bdf20d7d948b7dc9c7bc",
+    ),
+    (
+        '{"amendment_id":7,"contract_id":"c1","version":"2","reason":"r\\u3000","approved_by":["a","b"]}',
+        SECRET,
+        "185021f20121354f74dfecb1698a4714bf584ea37ad3f1105f609657ef53ecec",
+    ),
+    (
+        '{"amendment_id":"A","contract_id":"c","version":1e21,"reason":true,"approved_by":{"x":1}}',
+        None,
+        "bbfcf2f65c54583724a6715194f0bb0f9312b1402dc6bf06e16a5b6c3d15d64c",
+    ),
+]
+
+
+@pytest.mark.parametrize(("record", "secret", "expected"), NODE_VECTORS)
+def test_signatures_match_the_reference_under_node(record: str, secret: str | None, expected: str) -> None:
+    from gemstack_lsp.core.amendments import Amendment, compute_signature, signature_payload
+    from gemstack_lsp.core.jsonspan import parse_json
+
+    node = parse_json(record).value
+    assert node is not None
+    assert compute_signature(signature_payload(Amendment(0, node)), secret) == expected

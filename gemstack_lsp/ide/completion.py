@@ -67,6 +67,7 @@ _FILE_SCHEMAS = {
     LEDGER_NAME: "cost-ledger-v1.schema.json",
     "providers.json": "providers.schema.json",
     CAPSULE_NAME: "context-capsule-v1.schema.json",
+    "amendments.json": "amendments.schema.json",
 }
 
 #: Snippets for a new item of each block (VS Code snippet syntax).

@@ -327,6 +327,7 @@ _ARTIFACT_SCHEMAS = {
     "cost-ledger.json": "cost-ledger-v1",
     "context-capsule.json": "context-capsule-v1",
     "providers.json": "providers",
+    "amendments.json": "amendments",
 }
 
 

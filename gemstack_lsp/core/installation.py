@@ -25,7 +25,7 @@ from collections.abc import Mapping
 
 from gemstack_lsp.core.findings import Finding, Fix, Related, TextEdit
 from gemstack_lsp.core.jscompat import js_string
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonString, parse_json
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonString, parse_json, type_name
 from gemstack_lsp.core.memory import MANIFEST_PATH, installed
 from gemstack_lsp.core.reader import ReadStatus
 from gemstack_lsp.core.repo import GemstackRepo
@@ -89,7 +89,7 @@ def manifest_findings(repo: GemstackRepo) -> list[Finding]:
             Finding(
                 "GEMSTACK_MANIFEST_INVALID",
                 f'manifest.json cannot be read: "files" must be a list of {{path, checksum}} entries, not '
-                f"{type(files.to_python()).__name__ if not isinstance(files, JsonObject) else 'an object'}.",
+                f"{'an object' if isinstance(files, JsonObject) else 'a ' + type_name(files)}.",
                 MANIFEST_PATH,
                 files.span,
             )

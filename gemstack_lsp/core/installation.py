@@ -78,8 +78,17 @@ def manifest_findings(repo: GemstackRepo) -> list[Finding]:
     root = parsed.value
     if parsed.errors or root is None:
         return []  # JSON_SYNTAX_ERROR, from the documents check.
+    if isinstance(root, JsonNull):
+        return [
+            Finding(
+                "GEMSTACK_MANIFEST_INVALID",
+                'manifest.json cannot be read: it is null, not an object with a "files" list.',
+                MANIFEST_PATH,
+                root.span,
+            )
+        ]
     if not isinstance(root, JsonObject):
-        return []  # `manifest.files` of a non-object is undefined: the reference checks no file.
+        return []  # `manifest.files` of a number, string or list is undefined: no file is checked.
     files = root.get("files")
     if _falsy(files):
         return []

@@ -107,12 +107,20 @@ def test_modified_files_are_one_information_and_unchanged_ones_nothing() -> None
         ('[{"checksum": "x"}]', '{"checksum": "x"}'),
         ('[{"path": "../outside.md"}]', '"../outside.md"'),
         ('[{"path": "specs"}]', '"specs"'),
+        ('["AGENTS.md"]', '"AGENTS.md"'),
     ],
 )
 def test_a_manifest_the_reference_cannot_walk_is_invalid(files_value: str, where: str) -> None:
     manifest = '{"files": ' + files_value + "}"
     found = run({".gemstack/manifest.json": manifest, ".gitignore": "# Gemstack\n", "handoff.md": SECTIONS})
     assert marked(found, {".gemstack/manifest.json": manifest}) == [("GEMSTACK_MANIFEST_INVALID", where)]
+
+
+def test_a_null_manifest_is_invalid() -> None:
+    # `null.files` throws in the reference (Error leyendo manifest.json); a number or a list does not.
+    files = {".gitignore": "# Gemstack\n", "handoff.md": SECTIONS}
+    assert codes({**files, ".gemstack/manifest.json": "null"}) == ["GEMSTACK_MANIFEST_INVALID"]
+    assert codes({**files, ".gemstack/manifest.json": "5"}) == []
 
 
 def test_no_files_or_a_falsy_files_value_checks_nothing() -> None:

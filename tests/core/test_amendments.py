@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -263,3 +264,34 @@ def test_signatures_match_the_reference_under_node(record: str, secret: str | No
     node = parse_json(record).value
     assert node is not None
     assert compute_signature(signature_payload(Amendment(0, node)), secret) == expected
+
+
+VERDICTS = json.loads(
+    (Path(__file__).resolve().parent.parent / "fixtures" / "upstream-2.0" / "amendment-verdicts.json").read_text(
+        "utf-8"
+    )
+)
+
+
+@pytest.mark.parametrize("scenario", VERDICTS, ids=[v["name"] for v in VERDICTS])
+def test_the_verdict_agrees_with_the_reference_under_node(scenario: dict[str, Any]) -> None:
+    def contracts(items: list[dict[str, Any]]) -> str:
+        return "```gemstack-contracts\n" + json.dumps(items) + "\n```\n" if items else ""
+
+    files = {
+        f"{F}/spec.md": "# Spec\n" + contracts(scenario["spec"]),
+        f"{F}/plan.md": "# Plan\n" + contracts(scenario["plan"]),
+        ".gemstack/state.json": json.dumps({"active_spec": F}),
+        f"{F}/amendments.json": json.dumps(scenario["amendments"]),
+    }
+    found = analyze(GemstackRepo("/repo", MemoryReader(files)), AnalysisOptions(amendment_secret=scenario["secret"]))
+    rejected = [f for f in found if f.code == "AMENDMENT_REJECTED"]
+    expected = scenario["expected"]
+    if expected["valid"]:
+        assert rejected == []
+        assert (
+            len([f for f in found if f.code == "AMENDMENT_VERIFIED" and f.path.endswith("amendments.json")])
+            == (expected["verified_amendments"])
+        )
+    else:
+        assert len(rejected) == 1 and rejected[0].data["code"] == expected["code"]

@@ -47,10 +47,19 @@ SPANISH: Mapping[str, str] = {
     "HIGH_RISK_MISSING_ROLLBACK_PLAN": "High-risk rigor requires an explicit Rollback Plan section in plan.md",
 }
 
-_FRONTMATTER_RIGOR = re.compile(r"^[ \t\r\n\f\v]*rigor:[ \t\r\n\f\v]*([A-Za-z0-9_-]+)", re.MULTILINE)
-_INLINE_RIGOR = re.compile(r"\*\*Rigor(?:\s+Level)?\*\*:\s*`?([A-Za-z0-9_-]+)`?", re.IGNORECASE)
-_THREAT_MODEL = re.compile(r"##\s+(?:[0-9.]+\s+)?(?:Threat\s+Model|Modelo\s+de\s+Amenazas)", re.IGNORECASE)
-_ROLLBACK_PLAN = re.compile(r"##\s+(?:[0-9.]+\s+)?(?:Rollback\s+Plan|Plan\s+de\s+Rollback)", re.IGNORECASE)
+#: JavaScript's ``\s`` (the reference's regular expressions use it), as a character class body.
+_S = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_WHITESPACE = frozenset("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") | frozenset(
+    chr(c) for c in range(0x2000, 0x200B)
+)
+_FRONTMATTER_RIGOR = re.compile(rf"^[{_S}]*rigor:[{_S}]*([A-Za-z0-9_-]+)", re.MULTILINE)
+_INLINE_RIGOR = re.compile(rf"\*\*Rigor(?:[{_S}]+Level)?\*\*:[{_S}]*`?([A-Za-z0-9_-]+)`?", re.IGNORECASE)
+_THREAT_MODEL = re.compile(
+    rf"##[{_S}]+(?:[0-9.]+[{_S}]+)?(?:Threat[{_S}]+Model|Modelo[{_S}]+de[{_S}]+Amenazas)", re.IGNORECASE
+)
+_ROLLBACK_PLAN = re.compile(
+    rf"##[{_S}]+(?:[0-9.]+[{_S}]+)?(?:Rollback[{_S}]+Plan|Plan[{_S}]+de[{_S}]+Rollback)", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -68,7 +77,7 @@ def _frontmatter_body(text: str) -> tuple[int, int] | None:
         return None
     i = 3
     last_break = -1
-    while i < len(text) and text[i] in " \t\r\n\f\v":
+    while i < len(text) and text[i] in _WHITESPACE:
         if text[i] in "\r\n":
             last_break = i
         i += 1

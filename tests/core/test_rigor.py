@@ -5,13 +5,14 @@ tests/adaptable-sdd-p1.test.js @ 1bcc799 (TEST-RIGOR-A01..A04) over sdd-rigor.js
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.reader import MemoryReader
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.rigor import declared_rigor
+from gemstack_lsp.core.rigor import RIGOR_LEVELS, declared_rigor
 from gemstack_lsp.core.rules import analyze
 
 F = "specs/001-x"
@@ -114,3 +115,19 @@ def test_an_undeclared_level_or_an_inactive_feature_is_not_checked() -> None:
 def test_front_matter_scan_is_linear_on_a_long_unterminated_block() -> None:
     spec = "---" + "\n" * 200_000 + "rigor: fix"
     assert declared_rigor(spec) is None
+
+
+DETECTION = json.loads(
+    (Path(__file__).resolve().parent.parent / "fixtures" / "upstream-2.0" / "rigor-detection.json").read_text("utf-8")
+)
+
+
+@pytest.mark.parametrize("case", DETECTION, ids=[repr(c["text"][:30]) for c in DETECTION])
+def test_detection_agrees_with_the_reference_under_node(case: dict[str, str]) -> None:
+    declared = declared_rigor(case["text"])
+    if declared is None:
+        assert case["expected"] == "feature"  # The reference's default when nothing is declared.
+    elif declared.level in RIGOR_LEVELS:
+        assert case["expected"] == declared.level
+    else:
+        assert case["expected"] == f"INVALID:{declared.level}"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +24,9 @@ from gemstack_lsp.core.rules import analyze
 SECTIONS = (
     "# Handoff\n## 1. Objetivo\nInit.\n## 2. Estado actual\n- Work done.\n## 3. Archivos y cambios\n- None.\n"
     "## 4. Intentos fallidos\n- None.\n## 5. Próximos pasos\n- Next.\n"
+)
+SECTIONS_ONLY = (
+    "## 1. Objetivo\n## 2. Estado actual\n## 3. Archivos y cambios\n## 4. Intentos fallidos\n## 5. Próximos pasos\n"
 )
 MANIFEST = json.dumps({"version": "2.0.1", "files": []})
 VERIFY_CODES = (
@@ -244,3 +249,16 @@ def test_a_long_script_is_matched_in_linear_time() -> None:
     assert codes({"package.json": pkg}) == []
     pkg = json.dumps({"scripts": {"test": "|" * 200_000 + " true"}})
     assert codes({"package.json": pkg}) == ["TEST_SCRIPT_FAILURE_IGNORED"]
+
+
+AUDITS = json.loads(
+    (Path(__file__).resolve().parent.parent / "fixtures" / "upstream-2.0" / "memory-audit.json").read_text("utf-8")
+)
+
+
+@pytest.mark.parametrize("case", AUDITS, ids=[c["commits"][0]["message"] for c in AUDITS])
+def test_the_cross_audit_agrees_with_the_reference_under_node(case: dict[str, Any]) -> None:
+    commits = tuple(GitCommit(c["hash"], c["message"]) for c in case["commits"])
+    found = run({"handoff.md": SECTIONS_ONLY + case["handoff_extra"]}, commits=commits)
+    unrecorded = [h for f in found if f.code == "MEMORY_UNRECORDED_COMMITS" for h in f.data["commits"]]
+    assert unrecorded == case["unrecorded"]

@@ -120,7 +120,8 @@ def _applied(repo: GemstackRepo, feature: Feature, delta: JsonObject) -> list[Fi
         ]
     text = repo.document(base.spec).text or ""
     blocks = blocks_of(base.spec, text)
-    ids: dict[str, list[str]] = {
+    # ``None`` stands for an item without an id (JavaScript's ``undefined``, which matches another).
+    ids: dict[str, list[str | None]] = {
         "contracts": [c.id for c in blocks.contracts.items],
         "tests": [],
         "requirements": [],
@@ -138,27 +139,27 @@ def _applied(repo: GemstackRepo, feature: Feature, delta: JsonObject) -> list[Fi
             current = ids[collection]
             for item in _items(delta, section, collection):
                 what = _WHAT[collection]
+                shown = item.id if item.id is not None else "undefined"
                 if section == "added":
-                    if item.id is not None and item.id in current:
+                    if item.id in current:
                         out.append(
                             Finding(
                                 "DELTA_ADD_CONFLICT",
-                                f'Conflict adding {what} "{item.id}": it already exists in the base spec.',
+                                f'Conflict adding {what} "{shown}": it already exists in the base spec.',
                                 feature.spec,
                                 item.span,
                                 subject=item.id,
                                 related=(at_base,),
                             )
                         )
-                    elif item.id is not None:
+                    else:
                         current.append(item.id)
                     continue
-                if item.id is None or item.id not in current:
+                if item.id not in current:
                     out.append(
                         Finding(
                             "DELTA_TARGET_NOT_FOUND",
-                            f'Cannot {action} {what} "{item.id if item.id is not None else "undefined"}": it does not '
-                            "exist in the base spec.",
+                            f'Cannot {action} {what} "{shown}": it does not exist in the base spec.',
                             feature.spec,
                             item.span,
                             subject=item.id,

@@ -5,7 +5,10 @@ the base spec held as a feature's spec.md."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.reader import MemoryReader
@@ -104,3 +107,35 @@ def test_a_base_spec_that_does_not_exist() -> None:
 
 def test_no_base_spec_checks_only_the_syntax() -> None:
     assert marked({"removed": {"contracts": ["anything"]}}) == []
+
+
+NODE_DELTAS = json.loads(
+    (Path(__file__).resolve().parent.parent / "fixtures" / "upstream-2.0" / "spec-deltas.json").read_text("utf-8")
+)
+NODE_BASE = (
+    "```gemstack-contracts\n"
+    + json.dumps([{"id": c, "type": "BOOLEAN_INVARIANT", "value": True} for c in ("c1", "c2")])
+    + "\n```\n```gemstack-test-matrix\n"
+    + json.dumps(
+        [
+            {
+                "id": "TEST-CORE-A01",
+                "category": "CORE",
+                "layer": "UNIT",
+                "description": "d",
+                "pass_criteria": "p",
+                "gate": "BLOCKING",
+            }
+        ]
+    )
+    + "\n```\n"
+)
+
+
+@pytest.mark.parametrize("case", NODE_DELTAS, ids=[json.dumps(c["delta"])[:40] for c in NODE_DELTAS])
+def test_application_agrees_with_the_reference_under_node(case: dict[str, Any]) -> None:
+    delta = {"base_spec": "specs/001-base", **case["delta"]}
+    files = {"specs/001-base/spec.md": NODE_BASE, "specs/002-change/spec.md": delta_spec(delta)}
+    found = [f for f in analyze(GemstackRepo("/repo", MemoryReader(files))) if f.code.startswith("DELTA_")]
+    first = found[0].code if found else "OK"
+    assert first == case["expected"]

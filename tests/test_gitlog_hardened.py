@@ -125,3 +125,35 @@ def test_check_runs_the_cross_audit_through_the_analysis_host(tmp_path: Path) ->
     host = AnalysisHost(str(root), DiskReader(root))
     found = [f for f in host.snapshot().findings() if f.code.startswith("MEMORY_")]
     assert [f.code for f in found] == ["MEMORY_UNRECORDED_COMMITS"]
+
+
+def test_a_signed_commit_never_runs_the_configured_gpg_program(tmp_path: Path) -> None:
+    """With log.showSignature and a gpg.program in the repository's config, a plain git log runs
+    that program on a signed commit; the audit's query does not."""
+    root = tmp_path / "r"
+    repository(root, ["first"])
+    tree = subprocess.run(["git", "rev-parse", "HEAD^{tree}"], cwd=root, capture_output=True, text=True, check=True)
+    parent = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
+    body = (
+        f"tree {tree.stdout.strip()}\nparent {parent.stdout.strip()}\n"
+        "author t <t@x> 1700000000 +0000\ncommitter t <t@x> 1700000000 +0000\n"
+        "gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nsigned change\n"
+    )
+    (tmp_path / "commit.txt").write_text(body)
+    made = subprocess.run(
+        ["git", "hash-object", "-t", "commit", "-w", str(tmp_path / "commit.txt")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    git(root, "update-ref", "HEAD", made.stdout.strip())
+    script, marker = trap(tmp_path)
+    git(root, "config", "log.showSignature", "true")
+    git(root, "config", "gpg.program", str(script))
+    subprocess.run(["git", "log", "-n1"], cwd=root, capture_output=True, check=False)
+    assert marker.exists()  # The trap works: plain git log runs it.
+    marker.unlink()
+    commits = recent_commits(root, 5)
+    assert commits is not None and [c.message for c in commits] == ["signed change", "first"]
+    assert not marker.exists()

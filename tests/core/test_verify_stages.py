@@ -262,3 +262,16 @@ def test_the_cross_audit_agrees_with_the_reference_under_node(case: dict[str, An
     found = run({"handoff.md": SECTIONS_ONLY + case["handoff_extra"]}, commits=commits)
     unrecorded = [h for f in found if f.code == "MEMORY_UNRECORDED_COMMITS" for h in f.data["commits"]]
     assert unrecorded == case["unrecorded"]
+
+
+def test_the_manifest_schema_accepts_what_init_writes_and_refuses_what_verify_cannot_walk() -> None:
+    import jsonschema
+
+    from gemstack_lsp.core.schemas import load_schema
+
+    validator = jsonschema.Draft202012Validator(load_schema("gemstack-manifest"))
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "gemstack-reference" / "repo" / ".gemstack"
+    validator.validate(json.loads((fixture / "manifest.json").read_text("utf-8")))
+    validator.validate({"version": "2.0.1", "files": [{"path": "AGENTS.md", "checksum": "0" * 64}]})
+    for bad in ({"files": {}}, {"files": [{"checksum": "x"}]}, {"files": ["AGENTS.md"]}):
+        assert not validator.is_valid(bad)

@@ -19,6 +19,7 @@ from gemstack_lsp.core.reader import (
     NON_GIT,
     DirEntry,
     FileContent,
+    GitCommit,
     ReadStatus,
     RepositoryState,
     normalize_relpath,
@@ -78,6 +79,12 @@ class DiskReader:
         if not self.run_git:
             return repository_state_from_files(self)
         return git_repository_state(self.root)
+
+    def recent_commits(self, limit: int) -> tuple[GitCommit, ...] | None:
+        """The root's newest commits (read-only, hardened: see ``gemstack_lsp.gitlog``)."""
+        from gemstack_lsp.gitlog import recent_commits
+
+        return recent_commits(self.root, limit)
 
     def _resolve(self, relpath: str) -> tuple[Path, FileContent | None]:
         rel = normalize_relpath(relpath)

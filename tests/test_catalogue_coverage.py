@@ -34,6 +34,7 @@ from gemstack_lsp.core.reader import FileContent, MemoryReader
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.rules import analyze
 from tests.conftest import REFERENCE_OUTPUT, REFERENCE_REPO
+from tests.verify_catalogue_cases import CASES as VERIFY_CASES
 
 Files = Mapping[str, str | bytes | None]
 
@@ -505,10 +506,9 @@ CASES: list[tuple[str, Case]] = [
 
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (cases of area 'verify' go below this line)
-
+    *VERIFY_CASES,
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (cases of area 'realrepo' go below this line)
-
     # --- Configuration and suppressions ---
     # (cases of area 'config' go below this line)
 ]

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from gemstack_lsp.commands.output import say, write_stdout
+from gemstack_lsp.core.options import AMENDMENT_SECRET_ENV, AnalysisOptions
 from gemstack_lsp.core.reader import normalize_relpath
 
 EXIT_OK = 0
@@ -50,6 +51,12 @@ def _in_scope(path: str, scopes: set[str]) -> bool:
     return any(path == s or path.startswith(s + "/") for s in scopes)
 
 
+def environment_options() -> AnalysisOptions:
+    """The analysis options the environment sets: ``GEMSTACK_AMENDMENT_SECRET``, the key that
+    amendment signatures are checked with (as the reference's verify reads it)."""
+    return AnalysisOptions(amendment_secret=os.environ.get(AMENDMENT_SECRET_ENV) or None)
+
+
 def run(args: argparse.Namespace) -> int:
     from gemstack_lsp import containment
     from gemstack_lsp.fs import DiskReader
@@ -84,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
     reports: list[RepoReport] = []
     for root, scopes in wanted.items():
-        snapshot = AnalysisHost(str(root), DiskReader(root)).snapshot()
+        snapshot = AnalysisHost(str(root), DiskReader(root), environment_options()).snapshot()
         findings = tuple(f for f in snapshot.findings() if _in_scope(f.path, scopes))
         reports.append(RepoReport(root, snapshot.repo, findings))
 

@@ -79,12 +79,13 @@ def artifact_findings(doc: Document) -> list[Finding]:
 
 #: JSON files Gemstack reads that have no finding code of their own, and how bad a syntax error
 #: in each is: the reference's verify fails on an unreadable ``.gemstack/manifest.json`` (stage 1)
-#: and ``amendments.json`` (``AMENDMENT_FILE_INVALID``), and only warns on ``package.json``.
+#: and only warns on ``package.json``. (``amendments.json`` has a code of its own,
+#: ``AMENDMENT_FILE_INVALID``: see ``core/amendments.py``.)
 REPOSITORY_JSON_FILES: tuple[tuple[str, Severity | None], ...] = (
     ("package.json", Severity.WARNING),
     (".gemstack/manifest.json", None),
 )
-FEATURE_JSON_FILES: tuple[tuple[str, Severity | None], ...] = (("amendments.json", None),)
+FEATURE_JSON_FILES: tuple[tuple[str, Severity | None], ...] = ()
 
 
 def json_file_findings(repo: GemstackRepo, path: str, severity: Severity | None = None) -> list[Finding]:

@@ -591,11 +591,12 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         False,
         "documents",
         "A JSON file Gemstack reads is not valid JSON.",
-        "At the offending token of package.json (a warning, as the reference's verify warns), "
-        ".gemstack/manifest.json and specs/<feature>/amendments.json: strict JSON, no comments, no trailing "
+        "At the offending token of package.json (a warning, as the reference's verify warns) and "
+        ".gemstack/manifest.json: strict JSON, no comments, no trailing "
         "commas, no NaN or Infinity, double-quoted strings, no byte-order mark. Files with a code of their own "
         "report their syntax errors under it: a block's parse code (CONTRACT_PARSE_ERROR, ...), STATE_INVALID, "
-        "COST_LEDGER_INVALID, PROVIDER_REGISTRY_INVALID, CONTEXT_CAPSULE_INVALID, CLOSURE_MANIFEST_INVALID.",
+        "COST_LEDGER_INVALID, PROVIDER_REGISTRY_INVALID, CONTEXT_CAPSULE_INVALID, CLOSURE_MANIFEST_INVALID, "
+        "AMENDMENT_FILE_INVALID.",
     ),
     _c(
         "JSON_DUPLICATE_KEY",
@@ -813,10 +814,293 @@ _ENTRIES: tuple[CodeInfo, ...] = (
 
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (entries of area 'verify' go below this line)
-
+    _c(
+        "AMENDMENT_FILE_INVALID",
+        B,
+        False,
+        "amendments",
+        "amendments.json cannot be parsed.",
+        "specs/<feature>/amendments.json is strict JSON: a list of amendment records, or one record. The "
+        "reference's verify reports `[AMENDMENT_FILE_INVALID]` for the active feature and then validates none.",
+    ),
+    _c(
+        "AMENDMENT_REJECTED",
+        B,
+        False,
+        "amendments",
+        "The active feature's amendments are rejected.",
+        "At least one declared amendment fails validation (the codes are listed, each also at its own place), "
+        "so the frozen findings stay errors: FROZEN_CONTRACT_VIOLATION of every contract and "
+        "FROZEN_ARTIFACT_CHANGED of spec.md. Upstream prints this line with the first failure's code.",
+    ),
+    _c(
+        "UNAUTHORIZED_CONTRACT_MUTATION",
+        B,
+        False,
+        "amendments",
+        "A frozen contract changed without an amendment naming it.",
+        "Once amendments are declared, every contract of spec.md that plan.md's gemstack-contracts modifies "
+        "(compared as JSON.stringify writes them) or drops must be named by an amendment's contract_id.",
+    ),
+    _c(
+        "AMENDMENT_MALFORMED",
+        B,
+        False,
+        "amendments",
+        "An amendment lacks a required field.",
+        "Each amendment needs amendment_id, contract_id, version, reason, approved_by and signature, each "
+        "non-empty (0 counts as present, as in the reference).",
+    ),
+    _c(
+        "AMENDMENT_SIGNATURE_INVALID",
+        B,
+        False,
+        "amendments",
+        "An amendment's signature does not match it.",
+        "The signature is the hex HMAC-SHA256, keyed with GEMSTACK_AMENDMENT_SECRET, of "
+        "amendment_id|contract_id|version|reason|approved_by (reason and approver trimmed); without a secret, "
+        "the hex SHA-256 of the same text. Changing any of these fields invalidates it.",
+    ),
+    _c(
+        "AMENDMENT_SECRET_MISSING",
+        B,
+        False,
+        "amendments",
+        "An amendment cannot be checked: no signing secret is set.",
+        "The signature is not the unkeyed SHA-256 of the amendment, and GEMSTACK_AMENDMENT_SECRET is not set, "
+        "so it cannot be checked as an HMAC-SHA256: set the secret in the environment of gemstack-lsp check "
+        "and of the editor. The secret is never shown.",
+    ),
+    _c(
+        "AMENDMENT_REPLAY_DETECTED",
+        B,
+        False,
+        "amendments",
+        "An amendment signed for another feature.",
+        "The amendment's feature_id names another feature than the folder it lies in: an amendment approved for "
+        "one feature cannot authorize a change in another (Gemstack 2.0.1).",
+    ),
+    _c(
+        "AMENDMENT_VERIFIED",
+        INF,
+        False,
+        "amendments",
+        "A signed amendment authorizes a frozen contract's change.",
+        "Every amendment of the active feature is well formed and correctly signed, and every changed contract "
+        "is amended. Shown on each amendment, and in place of the FROZEN_CONTRACT_VIOLATION findings of the "
+        "contracts it amends (the reference stops reporting them).",
+    ),
+    _c(
+        "FROZEN_ARTIFACT_AMENDED",
+        INF,
+        False,
+        "amendments",
+        "spec.md changed after it was frozen, authorized by a signed amendment.",
+        "state.json's phase_hashes.spec no longer matches spec.md, and the active feature's amendments are "
+        "verified, so the change is formally authorized (in place of FROZEN_ARTIFACT_CHANGED). plan.md and "
+        "tasks.md are not covered by amendments.",
+    ),
+    _c(
+        "INVALID_RIGOR_LEVEL",
+        B,
+        False,
+        "rigor",
+        "spec.md declares an unknown rigor level.",
+        "Gemstack 2.0 rigor levels are quick, fix, feature and high-risk, declared in front matter "
+        "(`rigor: fix`) or inline (`**Rigor**: fix`). Checked for the active feature, as `gemstack spec "
+        "validate` does.",
+    ),
+    _c(
+        "FIX_MISSING_REGRESSION_TEST",
+        B,
+        False,
+        "rigor",
+        "A fix declares no regression test.",
+        "Rigor `fix` requires a regression test in spec.md's gemstack-test-matrix: category REGRESSION, an id "
+        "containing REG, or a description that mentions a regression or how to reproduce the bug.",
+    ),
+    _c(
+        "FEATURE_PLAN_MISSING",
+        B,
+        False,
+        "rigor",
+        "A feature-rigor spec has no plan.md.",
+        "Rigor `feature` requires the three SDD artifacts: spec.md, plan.md and tasks.md (non-empty). Rigor "
+        "`quick` needs none but the spec.",
+    ),
+    _c(
+        "FEATURE_TASKS_MISSING",
+        B,
+        False,
+        "rigor",
+        "A feature-rigor spec has no tasks.md.",
+        "Rigor `feature` requires the three SDD artifacts: spec.md, plan.md and tasks.md (non-empty).",
+    ),
+    _c(
+        "HIGH_RISK_MISSING_THREAT_MODEL",
+        B,
+        False,
+        "rigor",
+        "A high-risk spec has no threat model.",
+        "Rigor `high-risk` requires a `## Threat Model` (or `## Modelo de Amenazas`) section in spec.md.",
+    ),
+    _c(
+        "HIGH_RISK_MISSING_ROLLBACK_PLAN",
+        B,
+        False,
+        "rigor",
+        "A high-risk plan has no rollback plan.",
+        "Rigor `high-risk` requires a `## Rollback Plan` (or `## Plan de Rollback`) section in plan.md. (Its "
+        "two human approvals live in the feature's .gemstack.json sidecar.)",
+    ),
+    _c(
+        "DELTA_PARSE_ERROR",
+        B,
+        False,
+        "deltas",
+        "A gemstack-spec-delta block is not valid JSON.",
+        "A spec delta (Gemstack 2.0) is strict JSON: {base_spec, added, modified, removed}, each of the last "
+        "three with contracts, requirements and tests lists.",
+    ),
+    _c(
+        "INVALID_DELTA_SCHEMA",
+        B,
+        False,
+        "deltas",
+        "A gemstack-spec-delta block does not hold an object.",
+        "The reference refuses a delta that is not an object (null, a string, a number).",
+    ),
+    _c(
+        "DELTA_TARGET_NOT_FOUND",
+        B,
+        False,
+        "deltas",
+        "A spec delta modifies or removes something its base spec does not have.",
+        "Applied in the reference's order (removals, modifications, additions), each removed or modified "
+        "contract or test id must exist in the spec base_spec names (specs/<feature>/spec.md): its "
+        "gemstack-contracts and gemstack-test-matrix. Also reported when base_spec names no spec.",
+    ),
+    _c(
+        "DELTA_ADD_CONFLICT",
+        B,
+        False,
+        "deltas",
+        "A spec delta adds an id its base spec already has.",
+        "An added contract or test must have a new id; change an existing one under `modified` instead.",
+    ),
+    _c(
+        "GEMSTACK_MANIFEST_INVALID",
+        B,
+        False,
+        "installation",
+        ".gemstack/manifest.json cannot be walked.",
+        'The installation manifest `gemstack init` writes lists files as {path, checksum}. Its "files" must be '
+        "a list of objects with a string path inside the repository; the reference's verify (stage 1) stops "
+        "with `Error leyendo manifest.json` otherwise. Syntax errors are JSON_SYNTAX_ERROR.",
+    ),
+    _c(
+        "GEMSTACK_FILE_MISSING",
+        B,
+        False,
+        "installation",
+        "A file gemstack init installed is missing.",
+        "A path listed in .gemstack/manifest.json does not exist (verify stage 1, one error per file). "
+        "Run `gemstack init` again, or restore the file.",
+    ),
+    _c(
+        "GEMSTACK_FILES_MODIFIED",
+        INF,
+        False,
+        "installation",
+        "Files gemstack init installed were customised.",
+        "The SHA-256 of these files' bytes no longer matches the checksum .gemstack/manifest.json recorded. "
+        "Local customisation is allowed; `gemstack init` may overwrite it.",
+    ),
+    _c(
+        "GITIGNORE_GEMSTACK_BLOCK_MISSING",
+        W,
+        True,
+        "installation",
+        ".gitignore has no Gemstack block.",
+        "In a repository gemstack init installed, .gitignore must contain the `# Gemstack` block that keeps "
+        ".gemstack/state.json and .gemstack/backups/ out of version control (verify stage 1).",
+    ),
+    _c(
+        "ENV_FILE_PRESENT",
+        W,
+        True,
+        "installation",
+        "A .env file that .gitignore does not ignore.",
+        "A .env file at the repository root usually holds credentials; verify (stage 6) warns about it. This "
+        "tool warns only when .gitignore does not ignore it (the reference asks you to check that). Its "
+        "content is never read.",
+    ),
+    _c(
+        "SCRIPT_STDERR_SUPPRESSED",
+        B,
+        False,
+        "installation",
+        "A package.json script hides its errors with 2>nul.",
+        "`2>nul` (or `2> nul`) in any script masks failures and is not portable between PowerShell and Bash "
+        "(verify stage 6, an error). Use a cross-platform runner: `node --test <paths>` or `tsx --test <paths>`.",
+    ),
+    _c(
+        "TEST_SCRIPT_FAILURE_IGNORED",
+        W,
+        True,
+        "installation",
+        "A test script ignores failures with || true.",
+        "A package.json script whose name contains `test` and whose command contains `|| true` always "
+        "succeeds, so failing tests pass (verify stage 6, a warning).",
+    ),
+    _c(
+        "HANDOFF_MISSING",
+        B,
+        False,
+        "memory",
+        "handoff.md does not exist.",
+        "Session memory is mandatory: handoff.md at the repository root (verify stage 2). Reported in "
+        "repositories gemstack init installed (they have .gemstack/manifest.json).",
+    ),
+    _c(
+        "HANDOFF_INCOMPLETE",
+        B,
+        False,
+        "memory",
+        "handoff.md lacks mandatory sections.",
+        "handoff.md must contain the five sections `1. Objetivo`, `2. Estado actual`, `3. Archivos y cambios`, "
+        "`4. Intentos fallidos` and `5. Próximos pasos` (found as plain text, as the reference looks for them).",
+    ),
+    _c(
+        "HANDOFF_FAILED_ATTEMPTS_REMOVED",
+        B,
+        False,
+        "memory",
+        "handoff.md's failed-attempts section was removed.",
+        "The section `4. Intentos fallidos` is immutable session memory (a constitution rule): what was tried "
+        "and failed must never be deleted. Reported besides HANDOFF_INCOMPLETE, as the reference does.",
+    ),
+    _c(
+        "MEMORY_UNRECORDED_COMMITS",
+        W,
+        True,
+        "memory",
+        "Recent commits are not recorded in handoff.md.",
+        "Of the five newest commits (git log --oneline), these appear in handoff.md neither by abbreviated hash "
+        "nor by any word of five or more letters of their subject (Gemstack 2.0 memory cross-audit).",
+    ),
+    _c(
+        "MEMORY_GIT_AUDIT_UNAVAILABLE",
+        INF,
+        False,
+        "memory",
+        "handoff.md could not be cross-audited with git log.",
+        "The repository is a Git repository but its newest commits could not be read (Git missing, no commit "
+        "yet, or a repository Git refuses), so the memory cross-audit did not run. Git is asked read-only with "
+        "hooks, fsmonitor, pagers, external diffs and signature checks switched off.",
+    ),
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (entries of area 'realrepo' go below this line)
-
     # --- Configuration and suppressions ---
     # (entries of area 'config' go below this line)
 )

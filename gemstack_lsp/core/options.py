@@ -9,6 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+#: The environment variable the front ends read the amendment signing key from (never the core).
+AMENDMENT_SECRET_ENV = "GEMSTACK_AMENDMENT_SECRET"
+
 #: The environment tiers a gate preview may run in, in the order the settings list them.
 ENVIRONMENTS = ("development", "test", "ci", "staging", "production")
 
@@ -25,6 +28,9 @@ class AnalysisOptions:
     environment: str = "development"
     #: Check families switched off by the user ("capsule", "cost", "documents").
     disabled: frozenset[str] = field(default_factory=frozenset)
+    #: The HMAC key amendment signatures are checked with (``GEMSTACK_AMENDMENT_SECRET``, read by
+    #: the CLI and the server, never by the core); ``None`` checks unkeyed SHA-256 signatures.
+    amendment_secret: str | None = field(default=None, repr=False)
 
     def clock(self) -> dt.datetime:
         return self.now if self.now is not None else dt.datetime.now(dt.UTC)

@@ -72,6 +72,27 @@ class RepositoryState:
 NON_GIT = RepositoryState("non-git")
 
 
+@dataclass(frozen=True)
+class GitCommit:
+    """One line of ``git log --oneline``: the abbreviated hash and the subject."""
+
+    hash: str
+    message: str
+
+
+def recent_commits_of(reader: object, limit: int) -> tuple[GitCommit, ...] | None:
+    """The newest ``limit`` commits of the repository at the reader's root, newest first, when
+    the reader can tell (``recent_commits(limit)``, offered by the disk reader); ``None`` when it
+    cannot (no such method, or Git could not be asked)."""
+    ask = getattr(reader, "recent_commits", None)
+    if not callable(ask):
+        return None
+    commits = ask(limit)
+    if commits is None:
+        return None
+    return tuple(c for c in commits if isinstance(c, GitCommit))
+
+
 class Reader(Protocol):
     """Read-only access to one repository's files.
 
@@ -212,6 +233,10 @@ class OverlayReader:
             if not on_disk.ok or on_disk.data != text.encode("utf-8", "surrogatepass"):
                 return RepositoryState(state.type, state.commit, False, state.known)
         return state
+
+    def recent_commits(self, limit: int) -> tuple[GitCommit, ...] | None:
+        """The base's commits (editor buffers are not commits)."""
+        return recent_commits_of(self._base, limit)
 
     def list_dir(self, path: str) -> list[DirEntry] | None:
         path = normalize_relpath(path)

@@ -71,6 +71,8 @@ def analyze_feature(repo: GemstackRepo, feature: Feature, options: AnalysisOptio
             # one, else the spec.
             where = feature.capsule if family == "capsule" and repo.exists(feature.capsule) else feature.spec
             findings.extend(_contained(family, where, functools.partial(check, repo, feature, options)))
+    if "documents" not in options.disabled:
+        findings = _amended(feature.spec, findings, lambda: _amend_violations(repo, feature, options, findings))
     cost: tuple[Finding, ...] = ()
     declared = False
     if "cost" not in options.disabled:
@@ -88,11 +90,14 @@ FeatureCheck = Callable[[GemstackRepo, Feature, AnalysisOptions], Iterable[Findi
 
 def feature_checks() -> list[tuple[str, FeatureCheck]]:
     """The check families run on each feature besides cost: (family, check)."""
-    from gemstack_lsp.core import documents
+    from gemstack_lsp.core import amendments, documents, rigor, spec_delta
     from gemstack_lsp.core.capsule import verify
 
     return [
         ("documents", lambda repo, feature, options: documents.feature_findings(repo, feature)),
+        ("documents", amendments.feature_findings),
+        ("documents", lambda repo, feature, options: rigor.rigor_findings(repo, feature)),
+        ("documents", lambda repo, feature, options: spec_delta.delta_findings(repo, feature)),
         ("closure", _closure_findings),
         ("capsule", verify.feature_capsule_findings),
         ("swarm", _swarm_findings),
@@ -125,6 +130,9 @@ def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResu
     findings: list[Finding] = []
     if "documents" not in options.disabled:
         findings.extend(_contained("documents", STATE_PATH, lambda: documents.repository_findings(repo)))
+        findings = _amended(STATE_PATH, findings, lambda: _amend_artifacts(repo, options, findings))
+        for path, check in repository_stage_checks():
+            findings.extend(_contained("documents", path, functools.partial(check, repo)))
     cost: tuple[Finding, ...] = ()
     declared = False
     notice: Finding | None = None
@@ -139,6 +147,21 @@ def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResu
     return UnitResult(tuple(findings), cost, declared, notice)
 
 
+def repository_stage_checks() -> list[tuple[str, Callable[[GemstackRepo], list[Finding]]]]:
+    """The repository-level stages of the reference's verify besides state.json, each with the file
+    an internal error is reported on: the installation manifest and .gitignore (stage 1), the
+    session memory (stage 2), .env and package.json's scripts (stage 6)."""
+    from gemstack_lsp.core import installation, memory, scripts
+
+    return [
+        (memory.MANIFEST_PATH, installation.manifest_findings),
+        (installation.GITIGNORE_PATH, installation.gitignore_findings),
+        (memory.HANDOFF_PATH, memory.handoff_findings),
+        (installation.ENV_NAME, installation.env_findings),
+        (scripts.PACKAGE_PATH, scripts.script_findings),
+    ]
+
+
 def combine(units: Iterable[UnitResult]) -> list[Finding]:
     """The repository's findings from every unit's result, sorted by path and position."""
     from gemstack_lsp.core.cost.checks import dedupe
@@ -150,6 +173,29 @@ def combine(units: Iterable[UnitResult]) -> list[Finding]:
     else:
         findings.extend(u.legacy_notice for u in units if u.legacy_notice is not None)
     return sort_findings(findings)
+
+
+def _amend_violations(
+    repo: GemstackRepo, feature: Feature, options: AnalysisOptions, found: list[Finding]
+) -> list[Finding]:
+    from gemstack_lsp.core import amendments
+
+    return amendments.amend_contract_violations(repo, feature, options, found)
+
+
+def _amend_artifacts(repo: GemstackRepo, options: AnalysisOptions, found: list[Finding]) -> list[Finding]:
+    from gemstack_lsp.core import amendments
+
+    return amendments.amend_frozen_artifacts(repo, options, found)
+
+
+def _amended(path: str, findings: list[Finding], amend: Callable[[], list[Finding]]) -> list[Finding]:
+    """The findings as verified amendments leave them (signed amendments lift the frozen findings of
+    the contracts they authorize); unchanged, plus an internal error, when that step raises."""
+    try:
+        return amend()
+    except Exception as exc:  # a bug here must not hide the findings themselves
+        return [*findings, internal_error("documents", path, exc)]
 
 
 def _contained(family: str, path: str, check: Callable[[], Iterable[Finding]]) -> list[Finding]:

@@ -307,7 +307,7 @@ def state_findings(repo: Repository) -> list[Finding]:
         findings.append(
             Finding(
                 "STATE_ACTIVE_SPEC_MISSING",
-                f'active_spec "{spec.value}" has no spec.md ({resolved.path}/spec.md does not exist).',
+                f'State drift: active_spec points to "{spec.value}", but "{resolved.path}/spec.md" does not exist.',
                 STATE_PATH,
                 spec.span,
                 subject="active_spec",

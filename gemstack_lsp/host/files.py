@@ -28,10 +28,12 @@ from collections.abc import Iterable, Mapping
 from gemstack_lsp.core.reader import (
     DirEntry,
     FileContent,
+    GitCommit,
     Reader,
     ReadStatus,
     RepositoryState,
     normalize_relpath,
+    recent_commits_of,
     repository_state_of,
 )
 from gemstack_lsp.core.repo import Document, decode_document
@@ -79,6 +81,7 @@ class FileStore:
         #: for ``sweep``: a small tuple per path ever read.
         self._seen: dict[str, StatKey | None] = {}
         self._repository: tuple[float, RepositoryState] | None = None
+        self._commits: tuple[tuple[RepositoryState, int], tuple[GitCommit, ...] | None] | None = None
         #: Path (or listing key) -> the revision at which it last changed (0: never seen change).
         self._changed_at: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -122,6 +125,7 @@ class FileStore:
                 self._listings.clear()
                 self._seen.clear()
                 self._repository = None
+                self._commits = None
                 changed = list(self._changed_at)
                 for key in changed:
                     self._changed_at[key] = revision
@@ -253,6 +257,15 @@ class FileStore:
             cached = self._repository = (now, repository_state_of(self._disk))
             with self._lock:
                 self._changed_at.setdefault(REPOSITORY_STATE, 0)
+        return cached[1]
+
+    def recent_commits(self, limit: int) -> tuple[GitCommit, ...] | None:
+        """The newest commits (memory cross-audit), asked again when Git's state moved (the
+        repository state's commit, itself asked again after ``REPOSITORY_STATE_TTL``)."""
+        head = self.repository_state()
+        cached = self._commits
+        if cached is None or cached[0] != (head, limit):
+            cached = self._commits = ((head, limit), recent_commits_of(self._disk, limit))
         return cached[1]
 
     def sweep(self) -> list[str]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from typing import TypeVar
 
-from gemstack_lsp.core.reader import DirEntry, FileContent, RepositoryState, normalize_relpath
+from gemstack_lsp.core.reader import DirEntry, FileContent, GitCommit, RepositoryState, normalize_relpath
 from gemstack_lsp.core.repo import SPECS_DIR, Document, Feature, GemstackRepo
 from gemstack_lsp.core.state import GemstackState
 from gemstack_lsp.host.files import REPOSITORY_STATE, FileStore, listing_key
@@ -50,6 +50,9 @@ class _TrackingReader:
 
     def repository_state(self) -> RepositoryState:
         return self._repo.repository_state()
+
+    def recent_commits(self, limit: int) -> tuple[GitCommit, ...] | None:
+        return self._repo.recent_commits(limit)
 
 
 class SnapshotRepo(GemstackRepo):
@@ -140,6 +143,11 @@ class SnapshotRepo(GemstackRepo):
         """Git's view of the working tree, where a buffer that differs from its file makes the
         tree dirty (as it would be once saved)."""
         return self._fact("repository", self._repository_state)
+
+    def recent_commits(self, limit: int) -> tuple[GitCommit, ...] | None:
+        """The newest commits (Git's state: a unit that asks depends on it)."""
+        self._note(REPOSITORY_STATE)
+        return self._store.recent_commits(limit)
 
     def _repository_state(self) -> RepositoryState:
         self._note(REPOSITORY_STATE)

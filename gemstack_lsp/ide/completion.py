@@ -69,6 +69,7 @@ _FILE_SCHEMAS = {
     CAPSULE_NAME: "context-capsule-v1.schema.json",
     "swarm.json": "swarm.schema.json",
     "visual-qa.json": "visual-qa.schema.json",
+    "amendments.json": "amendments.schema.json",
 }
 
 #: Snippets for a new item of each block (VS Code snippet syntax).

@@ -329,6 +329,7 @@ _ARTIFACT_SCHEMAS = {
     "providers.json": "providers",
     "swarm.json": "swarm",
     "visual-qa.json": "visual-qa",
+    "amendments.json": "amendments",
 }
 
 

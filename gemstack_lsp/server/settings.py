@@ -43,12 +43,13 @@ or the same keys under ``[tool.gemstack-lsp]`` (and ``[tool.gemstack-lsp.feature
 from __future__ import annotations
 
 import logging
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
+from gemstack_lsp.core.options import AMENDMENT_SECRET_ENV, ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.reader import Reader, ReadStatus
 
 __all__ = [
@@ -293,7 +294,13 @@ def read_project_file(reader: Reader) -> ProjectFile:
 def analysis_options(settings: Settings, base: AnalysisOptions | None = None) -> AnalysisOptions:
     """The analysis options these settings ask for (the clock and disabled families from ``base``)."""
     base = base or AnalysisOptions()
-    return replace(base, environment=settings.environment, max_ledger_age_days=settings.max_ledger_age_days)
+    secret = base.amendment_secret or os.environ.get(AMENDMENT_SECRET_ENV) or None
+    return replace(
+        base,
+        environment=settings.environment,
+        max_ledger_age_days=settings.max_ledger_age_days,
+        amendment_secret=secret,
+    )
 
 
 def python_log_level(settings: Settings) -> int:

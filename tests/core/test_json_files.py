@@ -28,11 +28,15 @@ def findings(files: dict[str, str | bytes]) -> list[tuple[str, str, Severity, st
     [
         ("package.json", Severity.WARNING),
         (".gemstack/manifest.json", Severity.BLOCKER),
-        ("specs/a/amendments.json", Severity.BLOCKER),
     ],
 )
 def test_a_syntax_error_is_reported_at_the_offending_token(path: str, severity: Severity) -> None:
     assert findings({path: '{"name": "x",, "v": 1}\n'}) == [("JSON_SYNTAX_ERROR", path, severity, ",")]
+
+
+def test_amendments_json_reports_its_syntax_under_a_code_of_its_own() -> None:
+    """amendments.json's syntax errors are AMENDMENT_FILE_INVALID (core/amendments.py), not JSON_SYNTAX_ERROR."""
+    assert findings({"specs/a/amendments.json": '{"name": "x",, "v": 1}\n'}) == []
 
 
 def test_valid_files_and_absent_files_draw_nothing() -> None:

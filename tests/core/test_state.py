@@ -225,7 +225,7 @@ def test_STATE_ACTIVE_SPEC_MISSING() -> None:
     (f,) = state_findings(repo)
     assert f.code == "STATE_ACTIVE_SPEC_MISSING"
     assert f.span is not None and (f.span.start, f.span.end) == _at(text, '"specs/010-missing"')
-    assert "specs/010-missing/spec.md does not exist" in f.message
+    assert '"specs/010-missing/spec.md" does not exist' in f.message and f.message.startswith("State drift")
 
 
 def test_active_spec_outside_specs_is_invalid_and_missing() -> None:

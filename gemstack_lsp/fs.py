@@ -81,7 +81,10 @@ class DiskReader:
         return git_repository_state(self.root)
 
     def recent_commits(self, limit: int) -> tuple[GitCommit, ...] | None:
-        """The root's newest commits (read-only, hardened: see ``gemstack_lsp.gitlog``)."""
+        """The root's newest commits (read-only, hardened: see ``gemstack_lsp.gitlog``); ``None``
+        (unknown) in an untrusted workspace, where no git runs."""
+        if not self.run_git:
+            return None
         from gemstack_lsp.gitlog import recent_commits
 
         return recent_commits(self.root, limit)

@@ -11,64 +11,29 @@ Gemstack repository nested in another Git work tree never reports the outer one'
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
+from gemstack_lsp import gitsafe
 from gemstack_lsp.core.reader import GitCommit
-
-#: How long the query may take before the answer counts as unknown.
-GIT_LOG_TIMEOUT_SECONDS = 20.0
-
-#: Options that switch off every program a repository's configuration could make Git run.
-HARDENED_OPTIONS = (
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "diff.external=",
-    "-c",
-    "core.pager=cat",
-    "-c",
-    "log.showSignature=false",
-    "--no-optional-locks",
-    "--no-pager",
-)
 
 
 def recent_commits(root: str | os.PathLike[str], limit: int) -> tuple[GitCommit, ...] | None:
     """The newest ``limit`` commits of the Git repository at ``root`` (``git log --oneline``'s
     abbreviated hash and subject); ``()`` when ``root`` holds no ``.git``; ``None`` when Git
-    cannot be asked or fails (no Git, no commit yet, a repository Git refuses)."""
+    cannot be asked or fails (no Git, no commit yet, a repository Git refuses).
+
+    Runs through ``gemstack_lsp.gitsafe`` (no program a repository configures, no ``git``
+    found inside the repository), with signature checks, colour and the pager off."""
     base = Path(root)
     if not os.path.lexists(base / ".git"):
         return ()
-    git = shutil.which("git")
-    if git is None:
-        return None
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_OPTIONAL_LOCKS": "0",
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_CEILING_DIRECTORIES": str(base.resolve().parent),
-        "LC_ALL": "C",
-    }
-    args = [git, *HARDENED_OPTIONS, "log", f"-n{int(limit)}", "--no-show-signature", "--no-color", "--format=%h %s"]
+    args = ["log", f"-n{int(limit)}", "--no-show-signature", "--no-color", "--format=%h %s"]
     try:
-        done = subprocess.run(
-            args,
-            cwd=base,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=GIT_LOG_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+        done = gitsafe.run(base, args, root=base, extra_env={"GIT_CEILING_DIRECTORIES": str(base.resolve().parent)})
+    except (gitsafe.GitUnavailable, OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0:
+    if done.status != 0:
         return None
     return parse_oneline(done.stdout.decode("utf-8", "replace"))
 

@@ -206,13 +206,14 @@ def run(
     stdin: bytes | None = None,
     submodules: bool = False,
     timeout: float | None = TIMEOUT_SECONDS,
+    extra_env: dict[str, str] | None = None,
 ) -> GitResult:
     """Run ``git <hardened options> args`` in ``cwd``; ``root`` is the repository whose folders
     may not supply the binary (``cwd`` when omitted). Raises ``GitUnavailable`` or ``OSError``
     / ``subprocess.SubprocessError`` when git cannot be run."""
     folder = os.fspath(cwd)
     git = git_executable(root if root is not None else folder)
-    env = clean_environment()
+    env = {**clean_environment(), **(extra_env or {})}
     options = hardened_options(git, folder, env, submodules=submodules)
     return _spawn(git, folder, [*options, *args], env, stdin, timeout)
 

@@ -420,6 +420,7 @@ CASES: list[tuple[str, Case]] = [
         "STATE_ACTIVE_SPEC_MISSING",
         mini({"specs/a/spec.md": "# A\n", ".gemstack/state.json": json.dumps({"active_spec": "specs/b"})}),
     ),
+    ("PATH_LOOKS_SECRET", mini({"specs/sk-abcdefghijklmnopqrstuvwxyz0123/spec.md": "# A\n"})),
     ("GEMSTACK_INTERNAL_ERROR", lambda _t, _c: internal_error_codes()),
     # --- Swarm manifests and visual QA (Gemstack 1.4+, verify stages 5.3 and 5.4) ---
     # (cases of area 'swarm' go below this line)

@@ -185,3 +185,26 @@ def test_the_private_key_search_matches_the_regular_expression() -> None:
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         expected = [(m.start(), m.end()) for m in expression.finditer(text)]
         assert list(secretpatterns.private_keys(text)) == expected, text
+
+
+def test_a_token_shaped_folder_is_reported_not_rewritten(tmp_path: Path) -> None:
+    """A feature folder named like a GitHub token: one PATH_LOOKS_SECRET finding that does not
+    quote it, while locations keep naming the real file."""
+    from gemstack_lsp.cli import main
+
+    token = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0"
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURE, root)
+    shutil.copytree(root / "specs" / "009-context-capsule", root / "specs" / token)
+    out = tmp_path / "out.json"
+    sys_stdout = sys.stdout
+    with out.open("w") as handle:
+        sys.stdout = handle
+        try:
+            main(["check", str(root), "--format", "json"])
+        finally:
+            sys.stdout = sys_stdout
+    findings = json.loads(out.read_text("utf-8"))["findings"]
+    reported = [f for f in findings if f["code"] == "PATH_LOOKS_SECRET"]
+    assert len(reported) == 1 and reported[0]["path"] == f"specs/{token}/spec.md"
+    assert all(token not in f["message"] for f in findings)

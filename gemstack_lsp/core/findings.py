@@ -643,6 +643,17 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "The active_spec folder has no spec.md.",
     ),
     _c(
+        "PATH_LOOKS_SECRET",
+        W,
+        True,
+        "documents",
+        "A feature folder's name looks like a secret.",
+        "The folder name matches a secret pattern of the capsule or ledger audit. Paths are never redacted "
+        "(a URI or location must name the real file, and a folder that merely looks like a key keeps working), "
+        "so the name would be printed with every finding of the feature. The message does not quote it; rename "
+        "the folder if it holds a real credential.",
+    ),
+    _c(
         "GEMSTACK_INTERNAL_ERROR",
         B,
         False,

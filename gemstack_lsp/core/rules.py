@@ -90,7 +90,7 @@ FeatureCheck = Callable[[GemstackRepo, Feature, AnalysisOptions], Iterable[Findi
 
 def feature_checks() -> list[tuple[str, FeatureCheck]]:
     """The check families run on each feature besides cost: (family, check)."""
-    from gemstack_lsp.core import amendments, documents, rigor, spec_delta
+    from gemstack_lsp.core import amendments, documents, pathsecrets, rigor, spec_delta
     from gemstack_lsp.core.capsule import verify
 
     return [
@@ -98,6 +98,7 @@ def feature_checks() -> list[tuple[str, FeatureCheck]]:
         ("documents", amendments.feature_findings),
         ("documents", lambda repo, feature, options: rigor.rigor_findings(repo, feature)),
         ("documents", lambda repo, feature, options: spec_delta.delta_findings(repo, feature)),
+        ("documents", lambda repo, feature, options: pathsecrets.feature_path_findings(feature)),
         ("closure", _closure_findings),
         ("capsule", verify.feature_capsule_findings),
         ("swarm", _swarm_findings),

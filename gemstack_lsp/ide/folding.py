@@ -85,5 +85,9 @@ def folds(path: str, text: str) -> tuple[Fold, ...]:
 
 def document_folds(snapshot: Snapshot, path: str) -> tuple[Fold, ...]:
     """The folding ranges of the document at ``path`` as of ``snapshot``."""
-    text = snapshot.repo.document(path).text
-    return folds(path, text) if text is not None else ()
+
+    def compute(snap: Snapshot) -> tuple[Fold, ...]:
+        text = snap.repo.document(path).text
+        return folds(path, text) if text is not None else ()
+
+    return snapshot.derived(("ide.folds", path), compute)

@@ -127,6 +127,10 @@ def _markdown_edits(text: str, within: Span | None) -> list[FormatEdit]:
 def format_document(snapshot: Snapshot, path: str, within: Span | None = None) -> tuple[FormatEdit, ...]:
     """The edits that format the document at ``path`` (those of the blocks ``within`` meets,
     when given). Raises ``FormatRefused`` for a document of a frozen phase that would change."""
+    return snapshot.derived(("ide.formatting", path, within), lambda snap: _format(snap, path, within))
+
+
+def _format(snapshot: Snapshot, path: str, within: Span | None) -> tuple[FormatEdit, ...]:
     text = snapshot.repo.document(path).text
     name = path.rsplit("/", 1)[-1]
     if text is None or name in DERIVED_FILES:

@@ -21,10 +21,10 @@ from gemstack_lsp.ide.outline import gemstack_blocks
 
 __all__ = ["ProseWord", "prose_mentions", "prose_words"]
 
-#: A run of the characters ids are made of (navigation's ``_PROSE_ID``), trimmed of the
-#: punctuation that ends a sentence or a clause.
-_RUN = re.compile(r"[A-Za-z0-9_.:\-]+")
-_TRIM = ".:-"
+#: A word of the characters ids are made of (navigation's ``_PROSE_ID``) that starts and ends
+#: with a letter, a digit or ``_``: the punctuation that ends a sentence or a clause (``.``,
+#: ``:``, ``-``) is not part of it, as navigation trims it.
+_WORD = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.:\-]*[A-Za-z0-9_])?")
 
 
 @dataclass(frozen=True)
@@ -41,18 +41,13 @@ def prose_words(text: str) -> tuple[ProseWord, ...]:
     fenced = [b.fence.span for b in gemstack_blocks(text)]
     out: list[ProseWord] = []
     k = 0
-    for m in _RUN.finditer(text):
-        start, _end = m.start(), m.end()
+    for m in _WORD.finditer(text):
+        start = m.start()
         while k < len(fenced) and fenced[k].end <= start:
             k += 1
-        if k < len(fenced) and fenced[k].start <= start < fenced[k].end:
+        if k < len(fenced) and fenced[k].start <= start:
             continue
-        raw = m.group()
-        word = raw.strip(_TRIM)
-        if not word or not any(c.isalnum() for c in word):
-            continue
-        lead = start + raw.index(word)
-        out.append(ProseWord(word, Span(lead, lead + len(word))))
+        out.append(ProseWord(m.group(), Span(start, m.end())))
     return tuple(out)
 
 

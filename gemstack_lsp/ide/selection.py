@@ -95,7 +95,12 @@ def selection_chain(path: str, text: str, offset: int) -> SelectionChain:
 
 def selection_chains(snapshot: Snapshot, path: str, offsets: list[int]) -> list[SelectionChain]:
     """One chain per cursor of the document at ``path`` (empty chains when it cannot be read)."""
-    text = snapshot.repo.document(path).text
-    if text is None:
-        return [SelectionChain(()) for _ in offsets]
-    return [selection_chain(path, text, o) for o in offsets]
+
+    def compute(snap: Snapshot) -> list[SelectionChain]:
+        text = snap.repo.document(path).text
+        if text is None:
+            return [SelectionChain(()) for _ in offsets]
+        return [selection_chain(path, text, o) for o in offsets]
+
+    # Computed under the snapshot's memo: the outline and blocks are those every feature shares.
+    return snapshot.derived(("ide.selection", path, tuple(offsets)), compute)

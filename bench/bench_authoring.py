@@ -1,0 +1,87 @@
+"""The authoring features on the 900-line 009 spec of the reference repository: semantic
+tokens, folding and selection ranges, document highlights, rename (planning only), formatting
+and inlay hints. "cold" is a fresh analysis host per run (every file read, parsed and indexed
+again); "after a keystroke" is the first answer of a new revision after an edit of the spec's
+buffer (what an editor asks while the user types); "warm" is the same snapshot asked again
+(each answer is kept per revision). Results are printed, never asserted."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from gemstack_lsp.fs import DiskReader
+from gemstack_lsp.host import AnalysisHost, Snapshot
+from gemstack_lsp.ide.folding import document_folds
+from gemstack_lsp.ide.formatting import FormatRefused, format_document
+from gemstack_lsp.ide.highlight import document_highlights
+from gemstack_lsp.ide.inlay_hints import inlay_hints
+from gemstack_lsp.ide.rename import RenameRefused, plan_rename
+from gemstack_lsp.ide.selection import selection_chains
+from gemstack_lsp.ide.semantic_tokens import semantic_tokens
+
+REPO = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "gemstack-reference" / "repo"
+SPEC = "specs/009-context-capsule/spec.md"
+
+
+def _median_ms(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def _fresh() -> Snapshot:
+    return AnalysisHost(str(REPO), DiskReader(str(REPO))).snapshot()
+
+
+def main() -> None:
+    text = (REPO / SPEC).read_text("utf-8")
+    lines = text.count("\n")
+    cursor = text.index('"id": "') + 8
+    features: list[tuple[str, Callable[[Snapshot], object]]] = [
+        ("semantic tokens (full)", lambda s: semantic_tokens(s, SPEC)),
+        ("folding ranges", lambda s: document_folds(s, SPEC)),
+        ("selection ranges (one cursor)", lambda s: selection_chains(s, SPEC, [cursor])),
+        ("document highlight", lambda s: document_highlights(s, SPEC, cursor)),
+        ("inlay hints", lambda s: inlay_hints(s, SPEC)),
+    ]
+
+    def rename(s: Snapshot) -> object:
+        try:
+            return plan_rename(s, SPEC, cursor, "renamed-contract", allow_frozen=True)
+        except RenameRefused as exc:
+            return exc
+
+    def formatting(s: Snapshot) -> object:
+        try:
+            return format_document(s, SPEC)
+        except FormatRefused as exc:
+            return exc
+
+    features += [("rename (plan every edit)", rename), ("formatting", formatting)]
+    print(f"009 spec.md, {lines} lines")
+    for label, fn in features:
+        cold = _median_ms(lambda fn=fn: fn(_fresh()), 10)
+        snap = _fresh()
+        fn(snap)
+        warm = _median_ms(lambda fn=fn, snap=snap: fn(snap), 200)
+        host = AnalysisHost(str(REPO), DiskReader(str(REPO)))
+        fn(host.snapshot())
+        edits = iter(range(10_000))
+
+        def keystroke(
+            fn: Callable[[Snapshot], object] = fn, host: AnalysisHost = host, edits: Iterator[int] = edits
+        ) -> object:
+            host.set_buffer(SPEC, text.replace("\n", f"\nedit {next(edits)}\n", 1))
+            return fn(host.snapshot())
+
+        typed = _median_ms(keystroke, 30)
+        print(
+            f"{label}: cold {cold:.1f} ms (fresh host: every file read and parsed), "
+            f"after a keystroke {typed:.1f} ms (new revision, other files memoised), warm {warm * 1000:.0f} µs"
+        )

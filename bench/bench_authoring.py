@@ -7,6 +7,7 @@ buffer (what an editor asks while the user types); "warm" is the same snapshot a
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +40,10 @@ def _fresh() -> Snapshot:
     return AnalysisHost(str(REPO), DiskReader(str(REPO))).snapshot()
 
 
+def _cold(fn: Callable[[Snapshot], object]) -> object:
+    return fn(_fresh())
+
+
 def main() -> None:
     text = (REPO / SPEC).read_text("utf-8")
     lines = text.count("\n")
@@ -66,10 +71,10 @@ def main() -> None:
     features += [("rename (plan every edit)", rename), ("formatting", formatting)]
     print(f"009 spec.md, {lines} lines")
     for label, fn in features:
-        cold = _median_ms(lambda fn=fn: fn(_fresh()), 10)
+        cold = _median_ms(functools.partial(_cold, fn), 10)
         snap = _fresh()
         fn(snap)
-        warm = _median_ms(lambda fn=fn, snap=snap: fn(snap), 200)
+        warm = _median_ms(functools.partial(fn, snap), 200)
         host = AnalysisHost(str(REPO), DiskReader(str(REPO)))
         fn(host.snapshot())
         edits = iter(range(10_000))

@@ -5,7 +5,8 @@ names it is edited at once: the references navigation knows (the blocks of spec.
 and tasks.md, test bindings, the test matrix, inherited contracts, task headers and task
 metadata, the keys of ledgers and of ``.gemstack/providers.json`` for a provider) and the ids
 in prose that navigation resolves (a contract id in backticks in plan.md's table, a test id
-in a sentence). Contract, test, task and action ids are renamed in the feature that holds
+in a sentence; a plain word such as ``idempotent`` only in backticks, since in a sentence it
+may be the English word). Contract, test, task and action ids are renamed in the feature that holds
 them; providers across the repository.
 
 Refused, with a message saying why (``RenameRefused``):
@@ -158,6 +159,15 @@ def prepare_rename(snapshot: Snapshot, path: str, offset: int) -> RenameTarget |
     return RenameTarget(kind, occ.value, span, occ)
 
 
+def _id_like(text: str, span: Span) -> bool:
+    """Whether a word of prose is written as an id: in backticks, or with a character other than
+    a letter (``TEST-A-B01``, ``T001``, ``no-free-lunch``). A plain word (a contract named
+    ``idempotent``) is left alone in sentences: it may be the English word."""
+    word = text[span.start : span.end]
+    quoted = span.start > 0 and text[span.start - 1] == "`" and text[span.end : span.end + 1] == "`"
+    return quoted or not word.isalpha()
+
+
 def _where(snapshot: Snapshot, occ: Occurrence) -> str:
     source = snapshot.repo.document(occ.path).source
     line = source.line_of(occ.span.start) + 1 if source is not None else 1
@@ -216,8 +226,9 @@ def plan_rename(
     else:
         docs = [f for f in occurrence_index(snapshot).files if f.endswith(".md")]
     for doc in dict.fromkeys(docs):
+        text = snapshot.repo.document(doc).text or ""
         for word in prose_mentions(snapshot, doc):
-            if word.value == target.value:
+            if word.value == target.value and _id_like(text, word.span):
                 edits.setdefault((doc, word.span.start), RenameEdit(doc, word.span, new_name, "prose"))
     planned: list[RenameEdit] = []
     blocked: FrozenPhase | None = None

@@ -14,8 +14,9 @@ What is formatted:
   whose JSON parses, that is not nested in a list or a quote and not indented (such a block's
   lines carry a container prefix the layout would have to repeat: it is left as it is); a
   range formatting formats the blocks the range meets;
-- a Gemstack JSON file that parses: ``cost-ledger.json``, ``.gemstack/providers.json``,
-  ``.gemstack/state.json`` (a range formatting formats the whole file);
+- a Gemstack JSON file that parses: any ``cost-ledger.json``, ``.gemstack/providers.json``,
+  ``.gemstack/state.json`` (a range formatting formats the whole file), keeping its final line
+  break or its lack of one;
 - never a derived file: ``context-capsule.json`` and ``closure.json`` are written by their
   generators and their recorded hashes are computed over their bytes, so reformatting one by
   hand would be a change nobody generated (regenerate them instead). They get no edits.
@@ -37,8 +38,8 @@ from gemstack_lsp.ide.outline import gemstack_blocks
 
 __all__ = ["FORMATTED_FILES", "FormatEdit", "FormatRefused", "format_document", "format_json"]
 
-#: Gemstack JSON files that are formatted (by base name).
-FORMATTED_FILES = frozenset({LEDGER_NAME, "providers.json", "state.json"})
+#: Gemstack JSON files that are formatted: any ledger, and these repository files.
+FORMATTED_FILES = frozenset({".gemstack/providers.json", ".gemstack/state.json"})
 
 #: Derived files: never formatted.
 DERIVED_FILES = frozenset({CAPSULE_NAME, CLOSURE_NAME})
@@ -88,15 +89,17 @@ def _write(node: JsonNode, text: str, depth: int, out: list[str], nl: str) -> No
         out.append(text[node.span.start : node.span.end])
 
 
-def format_json(body: str, nl: str = "\n") -> str | None:
-    """``body`` (one JSON value) in the layout, ending with a line break; ``None`` when it
-    does not parse (a broken value is never reformatted)."""
+def format_json(body: str, nl: str = "\n", final_break: bool = True) -> str | None:
+    """``body`` (one JSON value) in the layout, ending with a line break unless
+    ``final_break`` is false; ``None`` when it does not parse (a broken value is never
+    reformatted)."""
     result = parse_json(body)
     if not result.ok or result.value is None or result.duplicate_keys:
         return None
     out: list[str] = []
     _write(result.value, body, 0, out, nl)
-    out.append(nl)
+    if final_break:
+        out.append(nl)
     return "".join(out)
 
 
@@ -138,8 +141,9 @@ def _format(snapshot: Snapshot, path: str, within: Span | None) -> tuple[FormatE
     edits: list[FormatEdit] = []
     if name.endswith(".md"):
         edits = _markdown_edits(text, within)
-    elif name in FORMATTED_FILES:
-        formatted = format_json(text, _line_break(text))
+    elif name == LEDGER_NAME or path in FORMATTED_FILES:
+        # A file keeps its final line break, or its lack of one (upstream writes both).
+        formatted = format_json(text, _line_break(text), text.endswith(("\n", "\r")))
         if formatted is not None and formatted != text:
             edits = [FormatEdit(Span(0, len(text)), formatted)]
     if edits and (frozen := document_freeze(snapshot, path)) is not None:

@@ -152,3 +152,25 @@ def test_authoring_fixture(feature: str, fixture_path: Path) -> None:
 
 def test_every_feature_has_fixtures() -> None:
     assert {f for f, _ in CASES} == set(RENDERERS)
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        [
+            *FIXTURES.glob("upstream-state/*.json"),
+            *FIXTURES.glob("**/cost-ledger.json"),
+            *FIXTURES.glob("upstream-013/specs/*/*.md"),
+            *FIXTURES.glob("gemstack-reference/repo/specs/*/*.md"),
+        ]
+    ),
+    ids=lambda p: str(p.relative_to(FIXTURES)),
+)
+def test_upstream_files_are_already_in_the_layout(path: Path) -> None:
+    """Files upstream Gemstack wrote are left exactly as they are: the layout is upstream's."""
+    rel = ".gemstack/state.json" if path.parent.name == "upstream-state" else f"specs/x/{path.name}"
+    fx = Fixture(path.name, {rel: path.read_text("utf-8")}, None, None, {})
+    assert format_document(fx.snapshot(), rel) == ()

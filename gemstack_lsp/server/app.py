@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gemstack_lsp.server import (
     actions,
+    authoring_refresh,
     capsule_state,
     commands,
     completion,
@@ -41,8 +42,9 @@ def create_server() -> GemstackServer:
     for module in (hover, actions, commands, capsule_state, lens, navigation, completion, symbols, settings_sync):
         module.register(ls)
     # The authoring features (issue 20): one module per method family.
-    for authoring in (semantic_tokens, highlight, folding, selection_range, rename, formatting, inlay_hints):
-        authoring.register(ls)
+    authoring = (semantic_tokens, highlight, folding, selection_range, rename, formatting, inlay_hints)
+    for module in (*authoring, authoring_refresh):
+        module.register(ls)
     return ls
 
 

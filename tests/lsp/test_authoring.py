@@ -63,6 +63,9 @@ def _doc(uri: str) -> lsp.TextDocumentIdentifier:
 async def test_authoring_round_trips(make_client: MakeClient, client_kind: str, gem_repo: Path) -> None:
     _thaw(gem_repo)
     h = await make_client(client_kind, gem_repo, fake=False)
+    refreshes: list[str] = []
+    h.client.feature(lsp.WORKSPACE_SEMANTIC_TOKENS_REFRESH)(lambda params: refreshes.append("tokens"))
+    h.client.feature(lsp.WORKSPACE_INLAY_HINT_REFRESH)(lambda params: refreshes.append("hints"))
     caps = h.capabilities
     assert caps is not None
     tokens = caps.semantic_tokens_provider
@@ -165,6 +168,13 @@ async def test_authoring_round_trips(make_client: MakeClient, client_kind: str, 
         lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintParams(text_document=_doc(plan_uri), range=whole)
     )
     assert hints and all(str(x.label).endswith("bound") for x in hints)
+
+    # A change of findings asks the client to refresh the tokens and hints of other documents
+    # (Neovim 0.11 declares both refreshes, VS Code 1.65 the tokens' only).
+    refreshes.clear()
+    h.replace(SPEC8, '"type": "BOOLEAN_INVARIANT"', '"type": "NOT_A_TYPE"')
+    await h.settle()
+    assert sorted(set(refreshes)) == (["hints", "tokens"] if client_kind == "neovim" else ["tokens"])
 
 
 def _edits(edit: lsp.WorkspaceEdit) -> dict[str, list[Any]]:

@@ -155,7 +155,9 @@ def prepare_rename(snapshot: Snapshot, path: str, offset: int) -> RenameTarget |
     text = snapshot.repo.document(path).text or ""
     span = _inner(text, occ.span, occ.value)
     if text[span.start : span.end] != occ.value:
-        raise RenameRefused(f"The id {occ.value!r} is written with escapes here: rename it where it is declared.")
+        raise RenameRefused(
+            f"The id {occ.value!r} is written with JSON escapes here: write it without escapes first, then rename it."
+        )
     return RenameTarget(kind, occ.value, span, occ)
 
 

@@ -35,7 +35,7 @@ from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.ide.frozen import contract_freeze
-from gemstack_lsp.ide.navigation import Occurrence, document_occurrences, occurrence_index
+from gemstack_lsp.ide.navigation import document_occurrences, occurrence_index
 from gemstack_lsp.ide.prose import prose_mentions, prose_words
 
 __all__ = [
@@ -128,7 +128,6 @@ def _compute(snapshot: Snapshot, path: str) -> tuple[SemanticToken, ...]:
             return  # a token lies on one line
         tokens.append(SemanticToken(span, kind, declaration, kind == "contract" and frozen(value)))
 
-    occ: Occurrence
     for occ in document_occurrences(snapshot, path):
         if occ.kind == "path":
             continue
@@ -138,8 +137,8 @@ def _compute(snapshot: Snapshot, path: str) -> tuple[SemanticToken, ...]:
         if kind is None:
             continue
         span = _unquoted(text, occ.span, occ.value)
-        if kind == "contract" and span == occ.span and text[span.start : span.end] != occ.value:
-            continue  # an escaped id: no token rather than a token on the wrong characters
+        if text[span.start : span.end] != occ.value:
+            continue  # an id written with escapes: no token rather than one on the wrong characters
         add(span, kind, occ.value, occ.declaration)
     if path.endswith(".md"):
         for word in prose_mentions(snapshot, path):

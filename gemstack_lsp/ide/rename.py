@@ -218,7 +218,11 @@ def plan_rename(
         text = snapshot.repo.document(o.path).text or ""
         span = _inner(text, o.span, o.value)
         if text[span.start : span.end] != o.value:
-            continue  # written with escapes: not this id's characters
+            # Renaming every other mention would leave this one behind: refuse the whole rename.
+            raise RenameRefused(
+                f"The id {o.value!r} is written with JSON escapes at {_where(snapshot, o)}: write it without "
+                "escapes first, then rename it."
+            )
         role = "declaration" if o.declaration else "reference"
         edits[(o.path, span.start)] = RenameEdit(o.path, span, new_name, role)
     # Prose mentions in the Markdown documents of the scope.

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
+from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.ide.frozen import FrozenPhase, contract_freeze, document_freeze
 from gemstack_lsp.ide.navigation import FEATURE_KINDS, Occurrence, occurrence_index, references, target_at
 from gemstack_lsp.ide.prose import prose_mentions
@@ -232,6 +233,7 @@ def plan_rename(
     else:
         docs = [f for f in occurrence_index(snapshot).files if f.endswith(".md")]
     for doc in dict.fromkeys(docs):
+        check_cancelled()  # a provider's rename reads every Markdown document of the repository
         text = snapshot.repo.document(doc).text or ""
         for word in prose_mentions(snapshot, doc):
             if word.value == target.value and _id_like(text, word.span):

@@ -1,8 +1,10 @@
 """Document highlights: every mention, in one document, of the id under the cursor.
 
-The id is what navigation finds under the cursor (``target_at``: a block value, a task's id
-or metadata, a ledger key, a capsule string, or an id in prose); its mentions in the same
-document are the occurrences of the same value and kind, and the prose words that name it.
+The id is what navigation finds under the cursor (a block value, a task's id or metadata, a
+ledger key, a capsule string, or an id in prose that the document's scope declares: its
+feature's documents and the registries, ``prose.scoped_declarations``, so that a highlight
+costs the same in any size of repository); its mentions in the same document are the
+occurrences of the same value and kind, and the prose words that name it.
 A declaration (the contract's ``"id"``, the matrix entry, the task header, the registry
 key) is a write; every other mention a read. A finding code under the cursor highlights the
 other mentions of that code.
@@ -15,8 +17,8 @@ from dataclasses import dataclass
 from gemstack_lsp.core.findings import CATALOGUE
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
-from gemstack_lsp.ide.navigation import document_occurrences, occurrence_index, target_at
-from gemstack_lsp.ide.prose import prose_mentions, prose_words
+from gemstack_lsp.ide.navigation import Occurrence, file_occurrences, occurrence_at
+from gemstack_lsp.ide.prose import free_words, prose_mentions, prose_words, scoped_declarations
 
 __all__ = ["Highlight", "document_highlights"]
 
@@ -47,16 +49,37 @@ def _code_highlights(snapshot: Snapshot, path: str, offset: int) -> tuple[Highli
     return tuple(Highlight(w.span) for w in words if w.value == under.value)
 
 
+def _target(snapshot: Snapshot, path: str, text: str, offset: int) -> tuple[Occurrence, frozenset[str]] | None:
+    """The id under ``offset`` and the kinds it may be, from the document and its scope only."""
+    declared = scoped_declarations(snapshot, path)
+    occ = occurrence_at(path, text, offset)
+    if occ is not None:
+        kinds = frozenset({occ.kind}) if occ.kind != "string" else declared.get(occ.value, frozenset())
+        return occ, kinds
+    if not path.endswith(".md"):
+        return None
+    word = next((w for w in free_words(path, text) if w.span.contains(offset)), None)
+    if word is None or word.value not in declared:
+        return None
+    return Occurrence(path, word.span, "string", word.value), declared[word.value]
+
+
 def document_highlights(snapshot: Snapshot, path: str, offset: int) -> tuple[Highlight, ...]:
-    """The mentions in the document at ``path`` of the id under ``offset``, in document order."""
-    occ = target_at(snapshot, path, offset)
-    if occ is None or occ.kind == "path":
+    """The mentions in the document at ``path`` of the id under ``offset``, in document order
+    (computed under the snapshot's memo, so the document's parse is the one every feature shares)."""
+    return snapshot.derived(("ide.highlights", path, offset), lambda snap: _highlights(snap, path, offset))
+
+
+def _highlights(snapshot: Snapshot, path: str, offset: int) -> tuple[Highlight, ...]:
+    text = snapshot.repo.document(path).text
+    if text is None:
+        return ()
+    found_target = _target(snapshot, path, text, offset)
+    if found_target is None or found_target[0].kind == "path":
         return _code_highlights(snapshot, path, offset)
-    text = snapshot.repo.document(path).text or ""
-    index = occurrence_index(snapshot)
-    kinds = {occ.kind} if occ.kind != "string" else set(index.declared_kinds(occ.value))
+    occ, kinds = found_target
     found: dict[int, Highlight] = {}
-    for other in document_occurrences(snapshot, path):
+    for other in file_occurrences(path, text):
         if other.value != occ.value:
             continue
         if occ.kind != "string" and other.kind not in kinds and other.kind != "string":

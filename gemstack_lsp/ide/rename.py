@@ -34,7 +34,7 @@ from gemstack_lsp.host import Snapshot
 from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.ide.frozen import FrozenPhase, contract_freeze, document_freeze
 from gemstack_lsp.ide.navigation import FEATURE_KINDS, Occurrence, occurrence_index, references, target_at
-from gemstack_lsp.ide.prose import prose_mentions
+from gemstack_lsp.ide.prose import free_words
 
 __all__ = [
     "ID_SHAPES",
@@ -204,6 +204,12 @@ def plan_rename(
     Raises ``RenameRefused`` (see the module docstring). With ``allow_frozen`` the edits of
     frozen artifacts are planned anyway, each marked with its ``frozen`` phase.
     """
+    key = ("ide.rename", path, offset, new_name, allow_frozen)
+    return snapshot.derived(key, lambda snap: _plan(snap, path, offset, new_name, allow_frozen))
+
+
+def _plan(snapshot: Snapshot, path: str, offset: int, new_name: str, allow_frozen: bool) -> RenamePlan | None:
+    """``plan_rename``, computed under the snapshot's memo (every document's parse is shared)."""
     target = prepare_rename(snapshot, path, offset)
     if target is None:
         return None
@@ -235,7 +241,9 @@ def plan_rename(
     for doc in dict.fromkeys(docs):
         check_cancelled()  # a provider's rename reads every Markdown document of the repository
         text = snapshot.repo.document(doc).text or ""
-        for word in prose_mentions(snapshot, doc):
+        if target.value not in text:
+            continue  # most documents of a large repository never name it
+        for word in free_words(doc, text):
             if word.value == target.value and _id_like(text, word.span):
                 edits.setdefault((doc, word.span.start), RenameEdit(doc, word.span, new_name, "prose"))
     planned: list[RenameEdit] = []

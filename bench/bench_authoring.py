@@ -3,7 +3,9 @@ tokens, folding and selection ranges, document highlights, rename (planning only
 and inlay hints. "cold" is a fresh analysis host per run (every file read, parsed and indexed
 again); "after a keystroke" is the first answer of a new revision after an edit of the spec's
 buffer (what an editor asks while the user types); "warm" is the same snapshot asked again
-(each answer is kept per revision). Results are printed, never asserted."""
+(each answer is kept per revision). Then, on a workspace of ``--features`` real features (500
+by default, 0 to skip; ``bench/workspace.py``), the tokens of the active spec and rename
+planning. Results are printed, never asserted."""
 
 from __future__ import annotations
 

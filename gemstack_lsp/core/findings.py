@@ -652,10 +652,13 @@ _ENTRIES: tuple[CodeInfo, ...] = (
     ),
     # --- Swarm manifests and visual QA (Gemstack 1.4+, verify stages 5.3 and 5.4) ---
     # (entries of area 'swarm' go below this line)
+
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (entries of area 'verify' go below this line)
+
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (entries of area 'realrepo' go below this line)
+
     # --- Configuration and suppressions ---
     # (entries of area 'config' go below this line)
 )

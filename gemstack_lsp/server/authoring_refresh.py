@@ -46,9 +46,12 @@ def register(server: GemstackServer) -> None:
             return
         tokens, hints = _supports(server)
         settings = server.session.settings_for_root(root)
-        if tokens and settings.semantic_tokens:
-            server.workspace_semantic_tokens_refresh(None).add_done_callback(_quiet)
-        if hints and settings.inlay_hints:
-            server.workspace_inlay_hint_refresh(None).add_done_callback(_quiet)
+        try:
+            if tokens and settings.semantic_tokens:
+                server.workspace_semantic_tokens_refresh(None).add_done_callback(_quiet)
+            if hints and settings.inlay_hints:
+                server.workspace_inlay_hint_refresh(None).add_done_callback(_quiet)
+        except Exception as exc:  # the client went away: there is nobody to refresh
+            log.debug("refresh not sent: %s", exc)
 
     server.diagnostics.listeners.append(on_analysis)

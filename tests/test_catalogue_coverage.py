@@ -311,7 +311,9 @@ CASES: list[tuple[str, Case]] = [
         ),
     ),
     ("COST_LEDGER_INVALID", mini({"specs/a/spec.md": "# A\n", "cost-ledger.json": "{"})),
-    ("LEGACY_NO_PROVIDERS_DECLARED", mini({"specs/a/spec.md": "# A\n"})),
+    # A Gemstack repository (it has .gemstack/) that declares no cost source; a bare spec.md is no
+    # Gemstack repository and gets nothing (core/identity.py).
+    ("LEGACY_NO_PROVIDERS_DECLARED", mini({"specs/a/spec.md": "# A\n", ".gemstack/state.json": "{}"})),
     (
         "PROVIDER_FALLBACK_TO_BILLABLE",
         mini(

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import Finding, internal_error
+from gemstack_lsp.core.identity import is_gemstack_repository
 from gemstack_lsp.core.memo import ensure_memo
 from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.repo import Feature, GemstackRepo
@@ -140,7 +141,8 @@ def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResu
     if "cost" not in options.disabled:
         try:
             part = checks.repository_cost(repo, options)
-            notice = checks.legacy_notice(repo)
+            # Outside Gemstack (a spec-kit repository) there is nothing to say, not even this.
+            notice = checks.legacy_notice(repo) if is_gemstack_repository(repo) else None
         except Exception as exc:
             cost, declared = (internal_error("cost", STATE_PATH, exc),), True
         else:

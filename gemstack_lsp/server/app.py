@@ -2,20 +2,30 @@
 
 Each module registers its own handlers (``register(server)``), one file per LSP area: the
 lifecycle and diagnostics (``lifecycle``), settings (``settings_sync``), hover, code actions,
-commands, code lenses, navigation, completion and document symbols.
+commands, code lenses, navigation, completion and document symbols; then the authoring
+features: semantic tokens, document highlights, folding and selection ranges, rename,
+formatting and inlay hints.
 """
 
 from __future__ import annotations
 
 from gemstack_lsp.server import (
     actions,
+    authoring_refresh,
     capsule_state,
     commands,
     completion,
+    folding,
+    formatting,
+    highlight,
     hover,
+    inlay_hints,
     lens,
     lifecycle,
     navigation,
+    rename,
+    selection_range,
+    semantic_tokens,
     server,
     settings_sync,
     symbols,
@@ -30,6 +40,10 @@ def create_server() -> GemstackServer:
     ls = GemstackServer()
     lifecycle.register(ls)
     for module in (hover, actions, commands, capsule_state, lens, navigation, completion, symbols, settings_sync):
+        module.register(ls)
+    # The authoring features (issue 20): one module per method family.
+    authoring = (semantic_tokens, highlight, folding, selection_range, rename, formatting, inlay_hints)
+    for module in (*authoring, authoring_refresh):
         module.register(ls)
     return ls
 

@@ -7,7 +7,8 @@ A small custom request for status bars (the VS Code extension's, a Neovim status
              "featureUri": "file:///…/specs/009-x", "capsuleUri": "file:///…/context-capsule.json",
              "exists": true, "summary": "spec.md changed since the capsule was generated",
              "findings": ["CONTEXT_CAPSULE_STALE"]}
-    or null when the document lies in no feature folder of a Gemstack repository.
+    or null when the document lies in no feature folder of a Gemstack repository (one that
+    ``core.identity`` recognises: a spec-kit repository has no capsule state).
 
 ``state`` is what ``gemstack-lsp context verify`` reports: VALID, STALE, INVALID, MISSING or
 LEGACY. The answer is computed once per snapshot revision and feature.
@@ -20,6 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, VerifyResult, verify_capsule
+from gemstack_lsp.core.identity import IS_GEMSTACK, is_gemstack_repository
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert
@@ -71,8 +73,8 @@ def summary(result: VerifyResult) -> str:
 def capsule_state(snapshot: Snapshot, rel: str) -> dict[str, Any] | None:
     """The answer for a document at ``rel`` in ``snapshot`` (``None`` outside a feature)."""
     feature = snapshot.repo.feature_of(rel)
-    if feature is None:
-        return None
+    if feature is None or not snapshot.derived(IS_GEMSTACK, lambda snap: is_gemstack_repository(snap.repo)):
+        return None  # no capsule state outside Gemstack (a spec-kit repository): no status item
 
     def compute(snap: Snapshot) -> VerifyResult:
         return verify_capsule(snap.repo, feature)

@@ -24,6 +24,9 @@ A project file, for example ``.gemstack/lsp.toml``::
     max-ledger-age-days = 30
     debounce-ms = 0
     log-level = "info"            # error, warning, info or debug
+    inlay-hints-test-results = true       # each kind of inlay hint
+    inlay-hints-frozen-contracts = true
+    inlay-hints-bindings = true
 
     [features]                    # every editor feature can be switched off
     diagnostics = true
@@ -31,7 +34,11 @@ A project file, for example ``.gemstack/lsp.toml``::
     code-actions = true
     code-lens = false
     completion = true
-    navigation = true
+    navigation = true             # also document highlights
+    semantic-tokens = true
+    rename = true
+    formatting = true
+    inlay-hints = true
 
 or the same keys under ``[tool.gemstack-lsp]`` (and ``[tool.gemstack-lsp.features]``) in
 ``pyproject.toml``. In VS Code the same settings live under ``gemstack.*`` (camelCase).
@@ -72,7 +79,18 @@ __all__ = [
 LOG_LEVELS = ("error", "warning", "info", "debug")
 
 #: The switchable editor features, by their ``Settings`` field name.
-FEATURES = ("diagnostics", "hover", "code_actions", "code_lens", "completion", "navigation")
+FEATURES = (
+    "diagnostics",
+    "hover",
+    "code_actions",
+    "code_lens",
+    "completion",
+    "navigation",
+    "semantic_tokens",
+    "rename",
+    "formatting",
+    "inlay_hints",
+)
 
 #: The project file, relative to the repository root.
 PROJECT_FILE = ".gemstack/lsp.toml"
@@ -101,6 +119,15 @@ class Settings:
     code_lens: bool = True
     completion: bool = True
     navigation: bool = True
+    semantic_tokens: bool = True
+    rename: bool = True
+    formatting: bool = True
+    inlay_hints: bool = True
+    #: Each kind of inlay hint (``ide.inlay_hints``): a test's latest result from closure.json,
+    #: a contract's frozen phase, the number of tests bound to a binding's file.
+    inlay_hints_test_results: bool = True
+    inlay_hints_frozen_contracts: bool = True
+    inlay_hints_bindings: bool = True
     log_level: str = "info"
 
     def enabled(self, feature: str) -> bool:

@@ -1,0 +1,57 @@
+"""workspace/semanticTokens/refresh and workspace/inlayHint/refresh, sent when an analysis
+changes a repository's findings.
+
+Tokens and hints of a document depend on other files: a contract frozen by state.json (the
+``readonly`` modifier, the ``frozen`` hint), an id that another document declares (a prose
+mention is marked only once something declares it), a test's result in closure.json. A
+client re-asks for the tokens and hints of the document it edits, not of the others; as for
+code lenses (``server/lens.py``), a client that supports the refresh requests is asked to
+refresh after an analysis that changed any file's findings (not after the first analysis of a
+repository, whose answers the client has not asked for yet).
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gemstack_lsp.server.server import GemstackServer
+
+log = logging.getLogger(__name__)
+
+
+def _quiet(future: Future[Any]) -> None:
+    """A refresh the client declined (or the pipe closed) is nobody's error."""
+    if not future.cancelled() and future.exception() is not None:
+        log.debug("refresh declined: %s", future.exception())
+
+
+def _supports(server: GemstackServer) -> tuple[bool, bool]:
+    """(semantic tokens refresh, inlay hint refresh) as the client declared them."""
+    ws = server.client_capabilities.workspace
+    tokens = bool(ws and ws.semantic_tokens and ws.semantic_tokens.refresh_support)
+    hints = bool(ws and ws.inlay_hint and ws.inlay_hint.refresh_support)
+    return tokens, hints
+
+
+def register(server: GemstackServer) -> None:
+    seen: set[str] = set()
+
+    def on_analysis(root: str, changed: frozenset[str]) -> None:
+        first = root not in seen
+        seen.add(root)
+        if first or not changed:
+            return
+        tokens, hints = _supports(server)
+        settings = server.session.settings_for_root(root)
+        try:
+            if tokens and settings.semantic_tokens:
+                server.workspace_semantic_tokens_refresh(None).add_done_callback(_quiet)
+            if hints and settings.inlay_hints:
+                server.workspace_inlay_hint_refresh(None).add_done_callback(_quiet)
+        except Exception as exc:  # the client went away: there is nobody to refresh
+            log.debug("refresh not sent: %s", exc)
+
+    server.diagnostics.listeners.append(on_analysis)

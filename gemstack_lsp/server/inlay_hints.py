@@ -1,0 +1,33 @@
+"""textDocument/inlayHint: test results from closure.json, frozen contracts, tests bound to a
+file (``ide.inlay_hints``), each kind switched by its own setting. Latency lane."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types as lsp
+
+from gemstack_lsp.ide.inlay_hints import InlayHintOptions, inlay_hints
+from gemstack_lsp.server import convert, convert_authoring
+from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.requests import request
+
+if TYPE_CHECKING:
+    from gemstack_lsp.server.server import GemstackServer
+
+
+def inlay_hint(server: GemstackServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
+    ctx = document_context(server, params.text_document.uri)
+    if ctx is None or ctx.snapshot is None or ctx.rel is None or not ctx.settings.inlay_hints:
+        return None
+    server.stats["inlayHint"] += 1
+    s = ctx.settings
+    options = InlayHintOptions(s.inlay_hints_test_results, s.inlay_hints_frozen_contracts, s.inlay_hints_bindings)
+    within = convert.to_span(ctx.source, params.range, ctx.encoding)
+    return convert_authoring.to_inlay_hints(
+        inlay_hints(ctx.snapshot, ctx.rel, within, options), ctx.source, ctx.encoding
+    )
+
+
+def register(server: GemstackServer) -> None:
+    request(server, lsp.TEXT_DOCUMENT_INLAY_HINT)(inlay_hint)

@@ -293,7 +293,9 @@ def test_a_dot_git_file_naming_another_repository_is_not_written(tmp_path: Path)
     json.dumps(done.stderr.decode("utf-8", "replace"))
 
 
-def test_restricted_mode_runs_no_git_and_writes_nothing(hostile: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_restricted_mode_runs_no_git_and_writes_nothing(
+    hostile: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An untrusted workspace (``initializationOptions.trusted`` false, VS Code's Restricted
     Mode): diagnostics from the files' contents, no git process at all, no writing command."""
     from bench.lspclient import neovim_capabilities, path_uri

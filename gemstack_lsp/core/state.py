@@ -268,9 +268,10 @@ def resolve_active_spec(raw: str, root: str) -> ActiveSpec:
     rel = normalize_relpath(value)
     rel = posixpath.normpath(rel) if rel else ""
     if rel == ".." or rel.startswith("../"):
-        rel = _back_inside(rel, root)
-        if rel is None:
+        back = _back_inside(rel, root)
+        if back is None:
             return ActiveSpec(raw, None, None, "leads outside the repository", escapes=True)
+        rel = back
     if rel in ("", "."):
         return ActiveSpec(raw, None, None, "names the repository root, not a feature folder")
     parts = rel.split("/")

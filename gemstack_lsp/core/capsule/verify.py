@@ -362,10 +362,18 @@ def _recorded_sources(capsule: Mapping[str, Any]) -> list[dict[str, Any]] | None
 def _freshness(
     repo: GemstackRepo, c: _Collector, fp: str, capsule: Mapping[str, Any], sources: list[dict[str, Any]]
 ) -> dict[str, str]:
-    """Re-hash every recorded source; returns role -> path for the first unchanged source of each role."""
+    """Re-hash every recorded source; returns role -> path for the first unchanged source of each role.
+
+    A source's role is the one its path implies (``<feature>/spec.md`` is the SPECIFICATION,
+    whatever label the capsule gives it): the checks that read a source (dropped rules, claims)
+    find it by path, so relabelling an entry cannot switch them off. A label that contradicts
+    its path is itself an authority conflict. Only a path that is none of the feature's sources
+    keeps its recorded label.
+    """
     unchanged: dict[str, str] = {}
     seen_roles: set[str] = set()
     recorded: set[str] = set()
+    role_of_path = {path: role for role, path in candidate_paths(fp)}
     for i, src in enumerate(sources):
         raw_path = src["path"]
         role = src.get("role")
@@ -380,6 +388,17 @@ def _freshness(
             )
             continue
         recorded.add(rel)
+        expected = role_of_path.get(rel)
+        if expected is not None and role != expected:
+            c.add(
+                "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
+                f'Capsule records {raw_path} with role "{js_string(role if "role" in src else UNDEFINED)}", '
+                f"but that file is the feature's {expected} source.",
+                at=(*at, "role") if "role" in src else at,
+                subject=raw_path,
+                data={"source": rel, "role": expected},
+            )
+            role = expected
         try:
             current = hash_source(repo, rel)
         except SourceError as exc:

@@ -422,13 +422,21 @@ CASES: list[tuple[str, Case]] = [
     ("GEMSTACK_INTERNAL_ERROR", lambda _t, _c: internal_error_codes()),
     # --- Swarm manifests and visual QA (Gemstack 1.4+, verify stages 5.3 and 5.4) ---
     # (cases of area 'swarm' go below this line)
-
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (cases of area 'verify' go below this line)
-
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (cases of area 'realrepo' go below this line)
-
+    ("TASKS_UNREAD_BY_REFERENCE", mini({"specs/a/spec.md": "# A\n", "specs/a/tasks.md": "### [ ] T001 — a\n"})),
+    (
+        "TASKS_LIFECYCLE_CONTRADICTED",
+        mini(
+            {
+                "specs/a/spec.md": "# A\n",
+                "specs/a/tasks.md": "**Lifecycle Status**: `TASKS_COMPLETE`\n\n- [ ] **T1: a**\n"
+                "  <!-- gemstack:validation_required=false -->\n",
+            }
+        ),
+    ),
     # --- Configuration and suppressions ---
     # (cases of area 'config' go below this line)
 ]

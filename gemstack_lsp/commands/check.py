@@ -82,18 +82,22 @@ def run(args: argparse.Namespace) -> int:
         if where.rel is None:
             escaped.append((raw, Path(where.root.real), normalize_relpath(rel), where.escape or ""))
 
+    from gemstack_lsp.core import i18n
+
+    language = i18n.current_language()
     reports: list[RepoReport] = []
     for root, scopes in wanted.items():
         snapshot = AnalysisHost(str(root), DiskReader(root)).snapshot()
-        findings = tuple(f for f in snapshot.findings() if _in_scope(f.path, scopes))
+        # Messages are shown in the run's language (English unless --lang es or a Spanish locale).
+        findings = tuple(i18n.localize_finding(f, language) for f in snapshot.findings() if _in_scope(f.path, scopes))
         reports.append(RepoReport(root, snapshot.repo, findings))
 
     if args.format == "json":
-        out = render_json(reports)
+        out = render_json(reports, language)
     elif args.format == "sarif":
-        out = render_sarif(reports, cwd)
+        out = render_sarif(reports, cwd, language)
     else:
-        out = render_text(reports, cwd)
+        out = render_text(reports, cwd, language)
     write_stdout(out)
     internal = sum(1 for r in reports for f in r.findings if f.code == INTERNAL_ERROR)
     if internal:

@@ -97,7 +97,7 @@ UPGRADE_D_CONTRACTS = frozenset(
     }
 )
 
-LEGACY_NOTICE = '[LEGACY] No se detectó context-capsule.json en "{feature}" (Modo Legacy Context-Free).'
+LEGACY_NOTICE = '[LEGACY] No context-capsule.json was found in "{feature}" (legacy context-free mode).'
 
 #: Phases at which a missing capsule blocks (seed section 18: warning in dev, blocker at ship).
 _SHIP_PHASES = frozenset({"verification", "ship"})

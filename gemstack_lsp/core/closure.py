@@ -13,10 +13,10 @@ spec.md has a ``gemstack-test-matrix`` block (a "structured" feature). In its or
   ``VERIFIED_WITH_EXCEPTIONS``.
 
 The messages say what the reference's say, in English; with ``--lang es`` or a Spanish
-locale they are shown in the reference's own Spanish wording (``core/i18n_es.py``). When the hash cannot be recomputed (a broken bindings,
-gates or matrix block, tasks without validation metadata, a BOM) the reference prints an error
-without a code; here the cause is already its own finding (the documents check's), so the
-closure check says nothing more.
+locale they are shown in the reference's own Spanish wording (``core/i18n_es.py``). When the
+hash cannot be recomputed (a broken bindings, gates or matrix block, tasks without validation
+metadata, a BOM) the reference prints an error without a code; here the cause is already its
+own finding (the documents check's), so the closure check says nothing more.
 
 Beyond the reference: closure.json is validated against ``gemstack-closure.schema.json``
 (warnings: the reference reads only ``closure_context`` and ``status``), and a closure that

@@ -1137,6 +1137,50 @@ UI: dict[str, tuple[str, str]] = {
     "severity.warning": ("warning", "advertencia"),
     "severity.information": ("information", "información"),
     "severity.hint": ("hint", "sugerencia"),
+    "context.unknown_subcommand": (
+        "Unknown context subcommand: {sub}. Valid subcommands: generate, show, verify.",
+        "Subcomando de context desconocido: {sub}. Subcomandos válidos: generate, show, verify.",
+    ),
+    "context.target_empty": ("--target cannot be empty", "--target no puede estar vacío"),
+    "context.generating": (
+        'Generating context capsule for "{feature}" in: {root}',
+        'Generando la context capsule para "{feature}" en: {root}',
+    ),
+    "context.generation_failed": ("Generation failed: {message}", "La generación falló: {message}"),
+    "context.condensed": (
+        "Size budget: condensed {parts} content to stay within 32768 bytes.",
+        "Presupuesto de tamaño: se condensó el contenido {parts} para no pasar de 32768 bytes.",
+    ),
+    "context.generated": (
+        "Context capsule generated successfully: {target} ({size} bytes, {n} invariants).",
+        "Context capsule generada correctamente: {target} ({size} bytes, {n} invariantes).",
+    ),
+    "context.auditing": (
+        'Auditing context capsule for "{feature}" in: {root}',
+        'Auditando la context capsule de "{feature}" en: {root}',
+    ),
+    "context.valid": (
+        "[OK] Context capsule is VALID and FRESH for {feature}.",
+        "[OK] Context capsule verificada y fresca (VALID) para {feature}.",
+    ),
+    "context.failed": (
+        "[{state}] Context capsule validation failed.",
+        "[{state}] La validación de la context capsule falló.",
+    ),
+    "context.secret_audit": (
+        "The context capsule fails the secret audit ({n} secret(s) redacted).",
+        "La context capsule no pasa la auditoría de secretos ({n} secreto(s) ocultado(s)).",
+    ),
+    "context.refuse_markdown": (
+        "Refusing to write {file}: the context capsule fails the secret audit (at {where}); regenerate it from "
+        "sources without credentials.",
+        "No se escribe {file}: la context capsule no pasa la auditoría de secretos (en {where}); regénerala a partir "
+        "de fuentes sin credenciales.",
+    ),
+    "context.markdown_written": (
+        "Derived narrative written (no authority): {path}",
+        "Narrativa derivada escrita (sin autoridad): {path}",
+    ),
     "hover.waivable": ("waivable", "dispensable"),
     "hover.not_waivable": ("not waivable", "no dispensable"),
     "hover.documentation": ("Documentation", "Documentación"),

@@ -16,6 +16,7 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp import containment
+from gemstack_lsp.core.i18n import Language, language_of_locale
 from gemstack_lsp.core.reader import OverlayReader
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
@@ -176,6 +177,9 @@ class Session:
         #: everything derived from them.
         self._hosts: dict[str, AnalysisHost] = {}
         self.initialization_options: Any = None
+        #: The language of every message the client is shown: Spanish when ``initialize``'s
+        #: ``locale`` starts with ``es``, else English (``core/i18n.py``).
+        self.language: Language = "en"
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -191,6 +195,7 @@ class Session:
             if root_uri:
                 self.add_folder(root_uri)
         self.initialization_options = params.initialization_options
+        self.language = language_of_locale(params.locale)
 
     def add_folder(self, uri: str) -> None:
         path = convert.uri_to_path(uri)

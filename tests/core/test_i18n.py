@@ -1,0 +1,152 @@
+"""The translation engine of ``core/i18n.py``: templates, vocabularies, the hook, the locale."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gemstack_lsp.core import i18n
+from gemstack_lsp.core.findings import Finding, Fix, Related
+
+
+def test_a_template_matches_and_renders() -> None:
+    t = i18n.compile_template('Task {id} has {n} tests in "{file}".', 'La tarea {id} tiene {n} pruebas en "{file}".')
+    assert t.match('Task T1 has 3 tests in "a b.js".') == {"id": "T1", "n": "3", "file": "a b.js"}
+    assert t.render({"id": "T1", "n": "3", "file": "a b.js"}) == 'La tarea T1 tiene 3 pruebas en "a b.js".'
+    assert t.match('Task T1 has 3 tests in "a.js"') is None  # the last literal must end the message
+    assert t.match('A task T1 has 3 tests in "a.js".') is None  # the first must start it
+
+
+def test_literal_braces_and_values_with_braces() -> None:
+    t = i18n.compile_template("Value {{x}} is {value}", "El valor {{x}} es {value}")
+    assert t.literals == ("Value {x} is ", "")
+    assert t.match("Value {x} is {} and }{") == {"value": "{} and }{"}
+    assert t.render({"value": "{}"}) == "El valor {x} es {}"
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [
+        ("{a}{b}", "{a}{b}"),  # two placeholders must be separated
+        ("{a} and {a}", "{a}"),  # a name is used once
+        ("{a}", "{b}"),  # the Spanish names only the English placeholders
+    ],
+)
+def test_templates_that_cannot_work_are_refused(english: str, spanish: str) -> None:
+    with pytest.raises(ValueError):
+        i18n.compile_template(english, spanish)
+
+
+def test_vocabularies_translate_embedded_text_or_nothing() -> None:
+    message = "closure.json is not valid JSON: Unterminated string"
+    assert i18n.translate("CLOSURE_MANIFEST_INVALID", message, "es") == (
+        "closure.json tiene formato JSON inválido: Texto sin terminar"
+    )
+    # An embedded English text no vocabulary knows: the whole message stays English.
+    odd = "closure.json is not valid JSON: something no parser says"
+    assert i18n.translate("CLOSURE_MANIFEST_INVALID", odd, "es") is None
+    assert i18n.localize("CLOSURE_MANIFEST_INVALID", odd, "es") == odd
+
+
+def test_nested_vocabularies() -> None:
+    message = (
+        "The reference gemstack CLI would not read this gemstack-contracts block as shown: it is inside a "
+        "blockquote > list item; its fence has 4 backticks, not 3."
+    )
+    assert i18n.translate("FENCE_UNSEEN_BY_REFERENCE", message, "es") == (
+        "El CLI de referencia de gemstack no leería este bloque gemstack-contracts tal como se muestra: está dentro "
+        "de una cita > un elemento de lista; su cerca tiene 4 comillas invertidas, no 3."
+    )
+
+
+def test_english_is_the_message_itself() -> None:
+    assert i18n.translate("ANY_CODE", "Anything at all.", "en") == "Anything at all."
+
+
+def test_localize_finding_translates_message_related_and_fix_titles() -> None:
+    finding = Finding(
+        "TASK_VALIDATION_MISSING",
+        "Task T1 must explicitly declare validation_required",
+        "specs/a/tasks.md",
+        related=(Related("specs/a/tasks.md", None, "T1 is not checked"),),
+        fixes=(Fix("Declare validation_required=true for T1"),),
+    )
+    es = i18n.localize_finding(finding, "es")
+    assert es.message == "La tarea T1 debe declarar explícitamente validation_required"
+    assert es.related[0].message == "T1 no está marcada"
+    assert es.fixes[0].title == "Declarar validation_required=true para T1"
+    assert (es.code, es.path, es.fingerprint) == (finding.code, finding.path, finding.fingerprint)
+    assert i18n.localize_finding(finding, "en") is finding
+
+
+def test_the_registration_hook() -> None:
+    code = "TEST_I18N_HOOK_CODE"
+    spanish = {code: [("Worker {w} reviews its own task {t}.", "El trabajador {w} revisa su propia tarea {t}.")]}
+    i18n.register_table(spanish)
+    i18n.register_table({code + "_ONE": ("One {x}.", "Uno {x}.")})
+    assert (
+        i18n.translate(code, "Worker w1 reviews its own task T3.", "es")
+        == "El trabajador w1 revisa su propia tarea T3."
+    )
+    assert i18n.translate(code + "_ONE", "One y.", "es") == "Uno y."
+    i18n.register_phrase("test_vocab", "red", "rojo")
+    i18n.register(code + "_V", "Colour: {c:test_vocab}.", "Color: {c}.")
+    assert i18n.translate(code + "_V", "Colour: red.", "es") == "Color: rojo."
+    assert i18n.translate(code + "_V", "Colour: blue.", "es") is None
+    i18n.register_catalogue(code, "Resumen.", "Explicación.")
+    assert i18n.catalogue_text(code, "es") == ("Resumen.", "Explicación.")
+
+
+@pytest.mark.parametrize(
+    ("locale", "language"),
+    [
+        (None, "en"),
+        ("", "en"),
+        ("es", "es"),
+        ("es-ES", "es"),
+        ("es_MX.UTF-8", "es"),
+        ("ES-es", "es"),
+        ("es@euro", "es"),
+        ("en-US", "en"),
+        ("C.UTF-8", "en"),
+        ("POSIX", "en"),
+        ("est", "en"),
+        ("pt-BR", "en"),
+    ],
+)
+def test_language_of_locale(locale: str | None, language: str) -> None:
+    assert i18n.language_of_locale(locale) == language
+
+
+def test_cli_language_order() -> None:
+    assert i18n.cli_language(None, {}) == "en"
+    assert i18n.cli_language(None, {"LANG": "es_ES.UTF-8"}) == "es"
+    assert i18n.cli_language(None, {"LANG": "es_ES.UTF-8", "LC_ALL": "C"}) == "en"
+    assert i18n.cli_language(None, {"LANG": "en_US.UTF-8", "LC_MESSAGES": "es_ES"}) == "es"
+    assert i18n.cli_language("en", {"LC_ALL": "es_ES.UTF-8"}) == "en"
+    assert i18n.cli_language("es", {}) == "es"
+
+
+def test_matching_reads_a_long_message_once() -> None:
+    """A long message that almost matches the templates is answered by forward scans only
+    (anchored literals, ``str.find``), never by backtracking; speed itself is measured in bench/."""
+    long = "Frozen contract " + '"x" is contradicted in ' * 20_000 + "plan"
+    assert i18n.translate("FROZEN_CONTRACT_VIOLATION", long, "es") is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.sampled_from(["STATE_INVALID", "CONTRACT_PARSE_ERROR", "FENCE_UNSEEN_BY_REFERENCE"]))
+def test_any_message_is_either_translated_whole_or_left_alone(message: str, code: str) -> None:
+    out = i18n.translate(code, message, "es")
+    assert out is None or isinstance(out, str)
+    assert i18n.localize(code, message, "es") in (message, out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters='"'), min_size=1, max_size=30))
+def test_values_round_trip_through_a_template(value: str) -> None:
+    message = f'Duplicate contract ID detected: "{value}"'
+    assert (
+        i18n.translate("CONTRACT_DUPLICATE_ID", message, "es") == f'Se detectó un ID de contrato duplicado: "{value}"'
+    )

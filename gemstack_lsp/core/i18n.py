@@ -67,6 +67,10 @@ RELATED = "@related"
 FIX = "@fix"
 #: The code under which the notes a command prints beside its findings are registered.
 NOTE = "@note"
+#: The code under which the messages the server shows (``window/showMessage``) are registered.
+SERVER_MESSAGE = "@server"
+#: A vocabulary of its own: ``CODE: message``, the message translated by its code's templates.
+FINDING_VOCABULARY = "finding"
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
 #: How deep vocabularies may nest (a phrase whose template has a phrase placeholder, ...).
@@ -219,7 +223,11 @@ def translate(code: str, message: str, language: Language, _depth: int = 0) -> s
             if slot.vocabulary is not None:
                 if _depth >= _MAX_DEPTH:
                     break
-                translated = translate(f"@{slot.vocabulary}", value, language, _depth + 1)
+                translated = (
+                    _translate_coded(value, language, _depth + 1)
+                    if slot.vocabulary == FINDING_VOCABULARY
+                    else translate(f"@{slot.vocabulary}", value, language, _depth + 1)
+                )
                 if translated is None:
                     break
                 value = translated
@@ -227,6 +235,15 @@ def translate(code: str, message: str, language: Language, _depth: int = 0) -> s
         else:
             return template.render(rendered)
     return None
+
+
+def _translate_coded(value: str, language: Language, depth: int) -> str | None:
+    """``CODE: message`` with the message translated by the templates of ``CODE``."""
+    code, sep, message = value.partition(": ")
+    if not sep or not code or not all(c.isupper() or c.isdigit() or c == "_" for c in code):
+        return None
+    translated = translate(code, message, language, depth)
+    return None if translated is None else f"{code}: {translated}"
 
 
 def localize(code: str, message: str, language: Language) -> str:

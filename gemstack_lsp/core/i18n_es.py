@@ -1106,6 +1106,57 @@ FIXES: list[tuple[str, str]] = [
     ),
 ]
 
+#: Messages the server shows (``window/showMessage``) after a command.
+SERVER_MESSAGES: list[tuple[str, str]] = [
+    (
+        "Context capsule written: {path} ({size} bytes, {n} invariant{plural:plural_s}).{tail:regenerated}",
+        "Context capsule escrita: {path} ({size} bytes, {n} invariante{plural}).{tail}",
+    ),
+    ("Context capsule of {feature}: {state} ({detail:findings})", "Context capsule de {feature}: {state} ({detail})"),
+    ("Context capsule of {feature}: {state}", "Context capsule de {feature}: {state}"),
+    ("Gemstack: {n} repository checked: {summary:totals}", "Gemstack: {n} repositorio comprobado: {summary}"),
+    ("Gemstack: {n} repositories checked: {summary:totals}", "Gemstack: {n} repositorios comprobados: {summary}"),
+    ("Plan written: {path}", "Plan escrito: {path}"),
+    ("Plan deepened: {path}", "Plan profundizado: {path}"),
+]
+PHRASES["plural_s"] = [("", ""), ("s", "s")]
+PHRASES["regenerated"] = [
+    ("", ""),
+    (
+        " Left out 1 item that matches the capsule's secret scan (which and why: the server's output log)."
+        "{tail:regenerated}",
+        " Se dejó fuera 1 elemento que coincide con el análisis de secretos de la cápsula (cuál y por qué: el "
+        "registro de salida del servidor).{tail}",
+    ),
+    (
+        " Left out {n} items that match the capsule's secret scan (which and why: the server's output log)."
+        "{tail:regenerated}",
+        " Se dejaron fuera {n} elementos que coinciden con el análisis de secretos de la cápsula (cuáles y por qué: el "
+        "registro de salida del servidor).{tail}",
+    ),
+    (
+        " Condensed {parts} to stay within the size budget.{tail:regenerated}",
+        " Se condensó {parts} para no salir del presupuesto de tamaño.{tail}",
+    ),
+    (
+        " Still reported for this feature: {codes:codes} (see the Problems list).",
+        " Sigue informándose para esta feature: {codes} (ver la lista de Problemas).",
+    ),
+]
+PHRASES["codes"] = [("{a} and {n} more", "{a} y {n} más"), ("{a}", "{a}")]
+PHRASES["findings"] = [("{a:finding}; {b:findings}", "{a}; {b}"), ("{a:finding}", "{a}")]
+PHRASES["totals"] = [
+    ("no findings", "sin hallazgos"),
+    ("{a:total}, {b:totals}", "{a}, {b}"),
+    ("{a:total}", "{a}"),
+]
+PHRASES["total"] = [
+    ("{n} error", "{n} error(es)"),
+    ("{n} warning", "{n} advertencia(s)"),
+    ("{n} information", "{n} de información"),
+    ("{n} hint", "{n} sugerencia(s)"),
+]
+
 #: Notes the CLI prints beside findings (``context verify``'s legacy notice, the reference's words).
 NOTES: list[tuple[str, str]] = [
     (
@@ -1199,6 +1250,8 @@ def install() -> None:
         i18n.register(i18n.FIX, english, spanish)
     for english, spanish in NOTES:
         i18n.register(i18n.NOTE, english, spanish)
+    for english, spanish in SERVER_MESSAGES:
+        i18n.register(i18n.SERVER_MESSAGE, english, spanish)
     for key, (english, spanish) in UI.items():
         i18n.register_ui(key, english, spanish)
     from gemstack_lsp.core.i18n_catalogue_es import CATALOGUE_ES

@@ -150,3 +150,25 @@ def test_values_round_trip_through_a_template(value: str) -> None:
     assert (
         i18n.translate("CONTRACT_DUPLICATE_ID", message, "es") == f'Se detectó un ID de contrato duplicado: "{value}"'
     )
+
+
+def test_the_messages_the_server_shows() -> None:
+    """Regenerate's result message, as the server composes it, is shown whole in Spanish."""
+    from gemstack_lsp.server.commands import regenerated_message
+
+    remaining = [Finding(code, "m", "specs/a/spec.md") for code in ("A_CODE", "B_CODE", "C_CODE", "D_CODE")]
+    data = b'{"canonical_invariants": [{"id": "INV-001"}, {"id": "INV-002"}]}'
+    message = regenerated_message("specs/a/context-capsule.json", data, remaining, 2, ("history",))
+    assert i18n.translate(i18n.SERVER_MESSAGE, message, "es") == (
+        f"Context capsule escrita: specs/a/context-capsule.json ({len(data)} bytes, 2 invariantes). Se dejaron fuera "
+        "2 elementos que coinciden con el análisis de secretos de la cápsula (cuáles y por qué: el registro de salida "
+        "del servidor). Se condensó history para no salir del presupuesto de tamaño. Sigue informándose para esta "
+        "feature: A_CODE, B_CODE, C_CODE y 1 más (ver la lista de Problemas)."
+    )
+    detail = "CONTEXT_CAPSULE_STALE: Source file specs/a/plan.md was modified since capsule generation."
+    assert i18n.translate(i18n.SERVER_MESSAGE, f"Context capsule of specs/a: STALE ({detail})", "es") == (
+        "Context capsule de specs/a: STALE (CONTEXT_CAPSULE_STALE: El archivo fuente specs/a/plan.md se modificó "
+        "después de generar la cápsula.)"
+    )
+    # A sentence no template knows (a check added later): the message stays English, whole.
+    assert i18n.translate(i18n.SERVER_MESSAGE, message + " Something new.", "es") is None

@@ -34,6 +34,9 @@ Registration hook (for the modules that add checks, and for the lead)
 - ``register_phrase(vocabulary, english, spanish)``: a value a placeholder may translate.
 - ``register_catalogue(code, summary, explanation)``: the Spanish catalogue text of ``code``
   (hover, SARIF rule descriptions).
+- ``register_aligned(ENGLISH, SPANISH)`` / ``register_module(module)``: two tables keyed by code
+  whose templates correspond index for index. Every module of ``gemstack_lsp.core`` that defines
+  both ``ENGLISH`` and ``SPANISH`` is registered this way on first use, without being named here.
 
 Checks that want their Spanish available call ``register_table(SPANISH)`` at import time (the
 Spanish of the existing checks lives in ``core/i18n_es.py``). ``missing_templates`` lists the
@@ -198,6 +201,29 @@ def register_table(table: Mapping[str, Pairs]) -> None:
             register(code, pair[0], pair[1])
 
 
+def register_aligned(english: Mapping[str, Sequence[str] | str], spanish: Mapping[str, Sequence[str] | str]) -> None:
+    """Register two tables keyed by code whose templates correspond index for index (a module's
+    ``ENGLISH`` and ``SPANISH``; a single template may stand for a one-item list). Placeholders
+    are ``str.format`` fields, which are this module's placeholders too."""
+    for code, forms in english.items():
+        es_forms = spanish.get(code)
+        if es_forms is None:
+            continue
+        en_list = [forms] if isinstance(forms, str) else list(forms)
+        es_list = [es_forms] if isinstance(es_forms, str) else list(es_forms)
+        for en, es in zip(en_list, es_list, strict=False):
+            register(code, en, es)
+
+
+def register_module(module: object) -> bool:
+    """Register a check module's ``ENGLISH`` and ``SPANISH`` tables when it has both; True if it did."""
+    english, spanish = getattr(module, "ENGLISH", None), getattr(module, "SPANISH", None)
+    if isinstance(english, Mapping) and isinstance(spanish, Mapping):
+        register_aligned(english, spanish)
+        return True
+    return False
+
+
 def register_catalogue(code: str, summary: str, explanation: str) -> None:
     """The Spanish summary and explanation of a catalogue code."""
     _CATALOGUE_ES[code] = (summary, explanation)
@@ -354,9 +380,27 @@ _LOADED: list[bool] = []
 
 
 def _load() -> None:
-    """Register the Spanish of the existing checks (``core/i18n_es.py``) on first use."""
+    """Register the Spanish of the existing checks (``core/i18n_es.py``) on first use, and the
+    ``ENGLISH``/``SPANISH`` tables of every check module of ``gemstack_lsp.core`` that has both."""
     if not _LOADED:
         _LOADED.append(True)
         from gemstack_lsp.core import i18n_es
 
         i18n_es.install()
+        _discover()
+
+
+def _discover() -> None:
+    import importlib
+    import pkgutil
+
+    import gemstack_lsp.core as core
+
+    for info in pkgutil.walk_packages(core.__path__, core.__name__ + "."):
+        if info.name.rsplit(".", 1)[-1].startswith("i18n"):
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except Exception:  # a module that cannot be imported has no messages to show either
+            continue
+        register_module(module)

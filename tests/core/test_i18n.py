@@ -172,3 +172,19 @@ def test_the_messages_the_server_shows() -> None:
     )
     # A sentence no template knows (a check added later): the message stays English, whole.
     assert i18n.translate(i18n.SERVER_MESSAGE, message + " Something new.", "es") is None
+
+
+def test_a_modules_english_and_spanish_tables() -> None:
+    """The shape the swarm checks use: ENGLISH and SPANISH, per code, template for template."""
+    import types
+
+    module = types.SimpleNamespace(
+        ENGLISH={"TEST_I18N_ALIGNED": ("Wave {wave} has {count} workers.", "Worker ID must be a string.")},
+        SPANISH={"TEST_I18N_ALIGNED": ("La ola {wave} tiene {count} workers.", "El ID del worker debe ser texto.")},
+    )
+    assert i18n.register_module(module)
+    assert i18n.translate("TEST_I18N_ALIGNED", "Wave 2 has 9 workers.", "es") == "La ola 2 tiene 9 workers."
+    assert (
+        i18n.translate("TEST_I18N_ALIGNED", "Worker ID must be a string.", "es") == "El ID del worker debe ser texto."
+    )
+    assert not i18n.register_module(types.SimpleNamespace(SPANISH={"X": "y"}))

@@ -224,6 +224,34 @@ def register_module(module: object) -> bool:
     return False
 
 
+_SUFFIXES: list[Template] = []
+
+
+def register_suffix(english: str, spanish: str) -> None:
+    """A note any finding's message may end with (``" ({feature} is not the active feature: ...)"``):
+    one placeholder between two literals. A message that ends with it is translated head and
+    note apart."""
+    template = compile_template(english, spanish)
+    if len(template.slots) != 1 or not template.literals[0] or not template.literals[1]:
+        raise ValueError(f"a suffix has one placeholder between two literals: {english!r}")
+    _SUFFIXES[:] = [t for t in _SUFFIXES if t.english != english]
+    _SUFFIXES.append(template)
+
+
+def _split_suffix(message: str) -> tuple[str, Template, dict[str, str]] | None:
+    """(head, suffix template, its values) when ``message`` ends with a registered note."""
+    for template in _SUFFIXES:
+        first, last = template.literals
+        if not message.endswith(last):
+            continue
+        end = len(message) - len(last)
+        start = message.rfind(first, 0, end)
+        if start < 0:
+            continue
+        return message[:start], template, {template.slots[0].name: message[start + len(first) : end]}
+    return None
+
+
 def register_catalogue(code: str, summary: str, explanation: str) -> None:
     """The Spanish summary and explanation of a catalogue code."""
     _CATALOGUE_ES[code] = (summary, explanation)
@@ -272,9 +300,24 @@ def _translate_coded(value: str, language: Language, depth: int) -> str | None:
     return None if translated is None else f"{code}: {translated}"
 
 
+def _translate_with_suffix(code: str, message: str, language: Language) -> str | None:
+    translated = translate(code, message, language)
+    if translated is not None:
+        return translated
+    split = _split_suffix(message)
+    if split is None:
+        return None
+    head, suffix, values = split
+    translated_head = translate(code, head, language)
+    return None if translated_head is None else translated_head + suffix.render(values)
+
+
 def localize(code: str, message: str, language: Language) -> str:
     """``message`` in ``language`` when a template covers it, else unchanged (English)."""
-    translated = translate(code, message, language)
+    if language == "en":
+        return message
+    _load()
+    translated = _translate_with_suffix(code, message, language)
     return message if translated is None else translated
 
 
@@ -314,7 +357,7 @@ def missing_templates(findings: Iterable[Finding]) -> list[tuple[str, str]]:
         candidates += [(RELATED, r.message) for r in f.related]
         candidates += [(FIX, x.title) for x in f.fixes]
         for code, message in candidates:
-            if translate(code, message, "es") is None and (code, message) not in out:
+            if _translate_with_suffix(code, message, "es") is None and (code, message) not in out:
                 out.append((code, message))
     return out
 

@@ -77,7 +77,7 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
             "CONTEXT_CAPSULE_SECRET_DETECTED: Se detectó un patrón de token de credencial prohibido.",
         ),
         (
-            "Left out of the capsule: {what:leftout} ({where}) matches the {kind:secretkind} pattern of the "
+            "Left out of the capsule: {what:leftout} ({where:lineref}) matches the {kind:secretkind} pattern of the "
             "capsule's secret scan. Nothing that looks like a credential is ever written; reword it to keep it.",
             "Se dejó fuera de la cápsula: {what} ({where}) coincide con el patrón de {kind} del análisis de secretos "
             "de la cápsula. Nunca se escribe nada con aspecto de credencial; reformúlalo para conservarlo.",
@@ -146,6 +146,10 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
     ],
     "CONTEXT_CAPSULE_AUTHORITY_CONFLICT": [
         (
+            "Capsule acceptance signature does not match spec.md's gemstack-test-matrix.",
+            "La firma de aceptación de la cápsula no coincide con la gemstack-test-matrix de spec.md.",
+        ),
+        (
             'Capsule records {path} with role "{role}", but that file is the feature\'s {expected} source.',
             'La cápsula registra {path} con el rol "{role}", pero ese archivo es la fuente {expected} de la feature.',
         ),
@@ -178,7 +182,7 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
             "La cápsula afirma {claimed} pruebas de aceptación; spec.md declara {declared}.",
         ),
         (
-            "Capsule acceptance ids differ from spec.md: {parts}.",
+            "Capsule acceptance ids differ from spec.md: {parts:id_parts}.",
             "Los ids de aceptación de la cápsula difieren de spec.md: {parts}.",
         ),
         (
@@ -262,9 +266,9 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
         ("Failed to read cost ledger: {detail}", "No se pudo leer el ledger de costos: {detail}"),
         (
             "Cost ledger malformed JSON syntax: Unexpected token '\ufeff' (the file starts with a UTF-8 byte-order "
-            "mark)",
+            "mark; save it as UTF-8 without a BOM)",
             "Sintaxis JSON mal formada en el ledger de costos: Token inesperado '\ufeff' (el archivo empieza con una "
-            "marca de orden de bytes UTF-8)",
+            "marca de orden de bytes UTF-8; guárdalo como UTF-8 sin BOM)",
         ),
         (
             "Cost ledger malformed JSON syntax: {error:json}",
@@ -407,6 +411,10 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
         ),
     ],
     "UNKNOWN_PROVIDER_IDENTITY": [
+        (
+            'Invalid provider ID format: "{id}". Must match slug pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/',
+            'Formato de ID de proveedor inválido: "{id}". Debe cumplir el patrón slug: /^[a-z0-9]+(-[a-z0-9]+)*$/',
+        ),
         (
             'Provider "{id}" is not registered in provider registry (action "{action}"). {detail:hint}',
             'El proveedor "{id}" no está registrado en el registro de proveedores (acción "{action}"). {detail}',
@@ -579,6 +587,10 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
     ],
     "BINDINGS_PARSE_ERROR": [
         (
+            "Multiple gemstack-test-bindings blocks detected. Exactly one is permitted.",
+            "Se detectaron varios bloques gemstack-test-bindings. Se permite exactamente uno.",
+        ),
+        (
             "Multiple gemstack-test-bindings blocks detected ({n}). Exactly one is permitted.",
             "Se detectaron varios bloques gemstack-test-bindings ({n}). Se permite exactamente uno.",
         ),
@@ -603,6 +615,10 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
         ('Duplicate test_id binding detected: "{id}"', 'Se detectó una vinculación de test_id duplicada: "{id}"'),
     ],
     "GATES_PARSE_ERROR": [
+        (
+            "Multiple gemstack-closure-gates blocks detected. Exactly one is permitted.",
+            "Se detectaron varios bloques gemstack-closure-gates. Se permite exactamente uno.",
+        ),
         (
             "Multiple gemstack-closure-gates blocks detected ({n}). Exactly one is permitted.",
             "Se detectaron varios bloques gemstack-closure-gates ({n}). Se permite exactamente uno.",
@@ -713,6 +729,10 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
         ),
     ],
     "ARTIFACT_ENCODING_INVALID": [
+        (
+            "UTF-8 BOM is forbidden in phase artifacts.",
+            "El BOM de UTF-8 está prohibido en los artefactos de fase.",
+        ),
         (
             "{name} starts with a UTF-8 byte-order mark; Gemstack artifacts must be UTF-8 without a BOM (the "
             "reference refuses to hash it).",
@@ -991,7 +1011,12 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
         ("the spec's title", "el título de la spec"),
         ("the project name", "el nombre del proyecto"),
     ],
+    "lineref": [
+        ("{path} line {n}", "{path} línea {n}"),
+        ("{path}", "{path}"),
+    ],
     "secretkind": [
+        ("[redacted {kind}]", "[{kind} oculto]"),
         ('a forbidden property name "{key}"', 'un nombre de propiedad prohibido "{key}"'),
         ("AWS access key", "clave de acceso de AWS"),
         ("GitHub token", "token de GitHub"),
@@ -1031,6 +1056,11 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
         ("{missing:names} are missing or unreadable", "faltan o no se pueden leer {missing}"),
         ("{changed:names} changed", "hubo cambios en {changed}"),
     ],
+    "id_parts": [
+        ("claims {extra}; omits {missing}", "afirma {extra}; omite {missing}"),
+        ("claims {extra}", "afirma {extra}"),
+        ("omits {missing}", "omite {missing}"),
+    ],
     "names": [
         ("{a} and {b}", "{a} y {b}"),
         ("{a}", "{a}"),
@@ -1057,6 +1087,9 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
 
 #: Messages of related locations (``Related.message``).
 RELATED: list[tuple[str, str]] = [
+    ("classified here", "clasificado aquí"),
+    ("first declared here", "declarado primero aquí"),
+    ("gemstack-test-matrix in spec.md", "gemstack-test-matrix en spec.md"),
     ('"{id}" is frozen here, in {name}', '"{id}" está congelado aquí, en {name}'),
     ('"{id}" as declared in spec.md', '"{id}" tal como lo declara spec.md'),
     ("{path} as it is now", "{path} tal como está ahora"),
@@ -1080,6 +1113,10 @@ RELATED: list[tuple[str, str]] = [
         "Source file {path} was modified since capsule generation.",
         "El archivo fuente {path} se modificó después de generar la cápsula.",
     ),
+    # A bare file name (the file a finding is related to): the same in both languages. Last, so
+    # that every sentence ending in a file name is matched by its own template first.
+    ("{name}.md", "{name}.md"),
+    ("{name}.json", "{name}.json"),
 ]
 PHRASES["tree"] = [("clean", "limpio"), ("dirty", "con cambios")]
 
@@ -1238,9 +1275,20 @@ UI: dict[str, tuple[str, str]] = {
 }
 
 
+#: Notes appended to a finding of any code: (English, Spanish), one placeholder each.
+SUFFIXES: list[tuple[str, str]] = [
+    (
+        " ({feature} is not the active feature: a warning, not an error.)",
+        " ({feature} no es la feature activa: es una advertencia, no un error.)",
+    ),
+]
+
+
 def install() -> None:
     """Register every table of this module with ``core/i18n.py``."""
     i18n.register_table(SPANISH)
+    for english, spanish in SUFFIXES:
+        i18n.register_suffix(english, spanish)
     for vocabulary, pairs in PHRASES.items():
         for english, spanish in pairs:
             i18n.register_phrase(vocabulary, english, spanish)

@@ -188,3 +188,16 @@ def test_a_modules_english_and_spanish_tables() -> None:
         i18n.translate("TEST_I18N_ALIGNED", "Worker ID must be a string.", "es") == "El ID del worker debe ser texto."
     )
     assert not i18n.register_module(types.SimpleNamespace(SPANISH={"X": "y"}))
+
+
+def test_a_note_appended_to_any_message_is_translated_apart() -> None:
+    message = (
+        'Frozen contract "c" is missing from capsule. (specs/008-x is not the active feature: a warning, not an error.)'
+    )
+    assert i18n.localize("CONTEXT_CAPSULE_INVARIANT_DROPPED", message, "es") == (
+        'El contrato congelado "c" falta en la cápsula. (specs/008-x no es la feature activa: es una advertencia, '
+        "no un error.)"
+    )
+    # The head must still be known: an unknown head keeps the whole message English.
+    odd = "Something else. (specs/008-x is not the active feature: a warning, not an error.)"
+    assert i18n.localize("CONTEXT_CAPSULE_INVARIANT_DROPPED", odd, "es") == odd

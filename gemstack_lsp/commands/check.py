@@ -37,6 +37,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="output format (default: text)",
     )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when blockers are found")
+    # Read (and removed from the arguments) by the command line's entry point for every
+    # subcommand; listed here so that `check --help` shows it.
+    parser.add_argument(
+        "--lang",
+        choices=("en", "es"),
+        help="language of the messages (default: LC_ALL, LC_MESSAGES or LANG; Spanish when it starts with es)",
+    )
 
 
 def _fail(message: str) -> int:

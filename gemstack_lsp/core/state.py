@@ -303,6 +303,20 @@ def _back_inside(rel: str, root: str) -> str | None:
     return resolved[len(inside) + 1 :]
 
 
+def relative_inside(path: str, root: str) -> str | None:
+    """A relative path with ``..`` segments (``../repo/specs/a/spec.md``) resolved against the
+    repository root as Node's ``path.join``/``path.resolve`` do, lexically: the repository-relative
+    path when it lands inside the root, else ``None``. Absolute paths are not taken here."""
+    value = path.replace("\\", "/")
+    if not value or _ABSOLUTE.match(path):
+        return None
+    rel = posixpath.normpath(value)
+    if rel == ".." or rel.startswith("../"):
+        back = _back_inside(rel, root)
+        return back or None
+    return None if rel == "." else rel
+
+
 def active_spec_folder(raw: object, root: str) -> str | None:
     """The repository-relative folder an ``active_spec`` value names (``None`` when it names none).
 

@@ -87,3 +87,36 @@ def test_the_same_tree_with_specs_current_active_is_checked(tmp_path: Path) -> N
     assert "CLOSURE_MANIFEST_MISSING" in codes
     capsule = feature_capsule_findings(repo, repo.active_feature(), AnalysisOptions())  # type: ignore[arg-type]
     assert any(f.code == "CONTEXT_CAPSULE_STALE" and f.effective_severity is Severity.BLOCKER for f in capsule)
+
+
+def test_an_active_spec_through_the_parent_that_comes_back_inside(reference_repo: Path) -> None:
+    """``active_spec: "../repo/specs/009-..."`` from a root named repo: the feature it names, no
+    "outside the repository" error, and a capsule that records the paths as written (as the
+    reference writes them) verifies VALID."""
+    from gemstack_lsp.core.capsule.sources import source_set_hash
+    from gemstack_lsp.core.capsule.verify import verify_capsule
+    from gemstack_lsp.core.hashing import hash_bytes
+    from tests.conftest import REFERENCE_OUTPUT
+
+    assert reference_repo.name == "repo"
+    feature = "specs/009-context-capsule"
+    state_path = reference_repo / ".gemstack" / "state.json"
+    state = json.loads(state_path.read_text("utf-8"))
+    state["active_spec"] = f"../repo/{feature}"
+    state_path.write_text(json.dumps(state, indent=2) + "\n", "utf-8")
+    capsule = json.loads((REFERENCE_OUTPUT / "specs-009-context-capsule.json").read_text("utf-8"))
+    for source in capsule["provenance"]["sources"]:
+        source["hash"] = hash_bytes((reference_repo / source["path"]).read_bytes())
+        if source["path"].startswith(feature):
+            source["path"] = "../repo/" + source["path"]
+    capsule["provenance"]["source_set_hash"] = source_set_hash(capsule["provenance"]["sources"])
+    (reference_repo / feature / "context-capsule.json").write_text(json.dumps(capsule, indent=2) + "\n", "utf-8")
+
+    repo = GemstackRepo(str(reference_repo), DiskReader(reference_repo))
+    active = repo.active_feature()
+    assert active is not None and active.path == feature
+    codes = [f.code for f in analyze(repo, AnalysisOptions())]
+    assert "STATE_INVALID" not in codes and "STATE_ACTIVE_SPEC_MISSING" not in codes
+    assert "CLOSURE_MANIFEST_MISSING" in codes  # the active feature's checks run
+    result = verify_capsule(repo, feature)
+    assert (result.state, [f.code for f in result.findings]) == ("VALID", [])

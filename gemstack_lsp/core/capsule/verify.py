@@ -64,7 +64,7 @@ from gemstack_lsp.core.jsonspan import JsonNode, JsonPath, member_span, value_sp
 from gemstack_lsp.core.jsonspan import parse_json as parse_spans
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
-from gemstack_lsp.core.state import active_spec_folder
+from gemstack_lsp.core.state import active_spec_folder, relative_inside
 from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
 
@@ -377,7 +377,9 @@ def _freshness(
     for i, src in enumerate(sources):
         raw_path = src["path"]
         role = src.get("role")
-        rel = clean_repo_path(raw_path)
+        # A path through the parent that comes back inside the root (the reference records the
+        # active_spec as written: "../repo/specs/a/spec.md") names that file, as Node joins it.
+        rel = clean_repo_path(raw_path) or relative_inside(raw_path, repo.root)
         at: JsonPath = ("provenance", "sources", i)
         if rel is None:
             c.add(

@@ -375,7 +375,7 @@ def register_ui(key: str, english: str, spanish: str) -> None:
 
 def ui(key: str, language: Language, **values: object) -> str:
     """The front-end text ``key`` in ``language`` with ``values`` filled in."""
-    _load()
+    _load(checks=False)
     forms = _UI[key]
     return forms.get(language, forms["en"]).format(**values)
 
@@ -422,15 +422,22 @@ def current_language() -> Language:
 _LOADED: list[bool] = []
 
 
-def _load() -> None:
-    """Register the Spanish of the existing checks (``core/i18n_es.py``) on first use, and the
-    ``ENGLISH``/``SPANISH`` tables of every check module of ``gemstack_lsp.core`` that has both."""
+def _load(*, checks: bool = True) -> None:
+    """Register the Spanish of the existing checks (``core/i18n_es.py``) on first use and, when
+    ``checks`` (a Spanish translation is asked for), the ``ENGLISH``/``SPANISH`` tables of every
+    check module of ``gemstack_lsp.core`` that has both (importing them costs a fraction of a
+    second, which an English run never pays)."""
     if not _LOADED:
         _LOADED.append(True)
         from gemstack_lsp.core import i18n_es
 
         i18n_es.install()
+    if checks and not _DISCOVERED:
+        _DISCOVERED.append(True)
         _discover()
+
+
+_DISCOVERED: list[bool] = []
 
 
 def _discover() -> None:

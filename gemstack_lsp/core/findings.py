@@ -243,7 +243,8 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "capsule",
         "The capsule claims what its sources contradict.",
         "The capsule states a frozen contract, acceptance matrix, task state, lifecycle phase or active feature "
-        "that differs from the unchanged source it was derived from. Sources win; regenerate the capsule.",
+        "that differs from the unchanged source it was derived from, or gives a recorded source a role its path "
+        "contradicts (spec.md labelled PLAN). Sources win; regenerate the capsule.",
     ),
     _c(
         "CONTEXT_CAPSULE_LEGACY",

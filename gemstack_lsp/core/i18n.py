@@ -201,10 +201,17 @@ def register_table(table: Mapping[str, Pairs]) -> None:
             register(code, pair[0], pair[1])
 
 
-def register_aligned(english: Mapping[str, Sequence[str] | str], spanish: Mapping[str, Sequence[str] | str]) -> None:
+def register_aligned(
+    english: Mapping[str, Sequence[str] | str], spanish: Mapping[str, Sequence[str] | str], *, strict: bool = True
+) -> list[tuple[str, str]]:
     """Register two tables keyed by code whose templates correspond index for index (a module's
     ``ENGLISH`` and ``SPANISH``; a single template may stand for a one-item list). Placeholders
-    are ``str.format`` fields, which are this module's placeholders too."""
+    are ``str.format`` fields, which are this module's placeholders too.
+
+    With ``strict`` a pair that cannot work as templates raises ``ValueError``; without, it is
+    skipped (its message stays English) and returned as ``(code, english)``.
+    """
+    skipped: list[tuple[str, str]] = []
     for code, forms in english.items():
         es_forms = spanish.get(code)
         if es_forms is None:
@@ -212,14 +219,20 @@ def register_aligned(english: Mapping[str, Sequence[str] | str], spanish: Mappin
         en_list = [forms] if isinstance(forms, str) else list(forms)
         es_list = [es_forms] if isinstance(es_forms, str) else list(es_forms)
         for en, es in zip(en_list, es_list, strict=False):
-            register(code, en, es)
+            try:
+                register(code, en, es)
+            except ValueError:
+                if strict:
+                    raise
+                skipped.append((code, en))
+    return skipped
 
 
-def register_module(module: object) -> bool:
+def register_module(module: object, *, strict: bool = True) -> bool:
     """Register a check module's ``ENGLISH`` and ``SPANISH`` tables when it has both; True if it did."""
     english, spanish = getattr(module, "ENGLISH", None), getattr(module, "SPANISH", None)
     if isinstance(english, Mapping) and isinstance(spanish, Mapping):
-        register_aligned(english, spanish)
+        register_aligned(english, spanish, strict=strict)
         return True
     return False
 
@@ -453,4 +466,5 @@ def _discover() -> None:
             module = importlib.import_module(info.name)
         except Exception:  # a module that cannot be imported has no messages to show either
             continue
-        register_module(module)
+        # A pair that cannot be a template keeps its message English (the coverage test names it).
+        register_module(module, strict=False)

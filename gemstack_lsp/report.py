@@ -11,14 +11,14 @@ from __future__ import annotations
 import os
 import urllib.parse
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from gemstack_lsp import __version__
 from gemstack_lsp.commands.output import json_text
 from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
-from gemstack_lsp.core.i18n import Language, catalogue_text, ui
+from gemstack_lsp.core.i18n import Language, catalogue_text, localize_finding, ui
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.text import Encoding, Position, Span
 
@@ -60,6 +60,13 @@ class Summary:
     @property
     def blockers(self) -> int:
         return self.by_severity.get(Severity.BLOCKER, 0)
+
+
+def localized(reports: Sequence[RepoReport], language: Language) -> list[RepoReport]:
+    """The reports with every finding's message, related messages and fix titles in ``language``."""
+    if language == "en":
+        return list(reports)
+    return [replace(r, findings=tuple(localize_finding(f, language) for f in r.findings)) for r in reports]
 
 
 def summarize(reports: Sequence[RepoReport]) -> Summary:

@@ -59,9 +59,10 @@ def _in_scope(path: str, scopes: set[str]) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from gemstack_lsp import containment
+    from gemstack_lsp.core.i18n import current_language
     from gemstack_lsp.fs import DiskReader
     from gemstack_lsp.host import AnalysisHost
-    from gemstack_lsp.report import RepoReport, cwd_path, render_json, render_sarif, render_text, summarize
+    from gemstack_lsp.report import RepoReport, cwd_path, localized, render_json, render_sarif, render_text, summarize
 
     cwd = cwd_path()
     # Repository root -> the repository-relative scopes asked for ("" = the whole repository).
@@ -89,15 +90,15 @@ def run(args: argparse.Namespace) -> int:
         if where.rel is None:
             escaped.append((raw, Path(where.root.real), normalize_relpath(rel), where.escape or ""))
 
-    from gemstack_lsp.core import i18n
-
-    language = i18n.current_language()
     reports: list[RepoReport] = []
     for root, scopes in wanted.items():
         snapshot = AnalysisHost(str(root), DiskReader(root)).snapshot()
-        # Messages are shown in the run's language (English unless --lang es or a Spanish locale).
-        findings = tuple(i18n.localize_finding(f, language) for f in snapshot.findings() if _in_scope(f.path, scopes))
+        findings = tuple(f for f in snapshot.findings() if _in_scope(f.path, scopes))
         reports.append(RepoReport(root, snapshot.repo, findings))
+
+    # Every message in the run's language (English unless --lang es or a Spanish locale).
+    language = current_language()
+    reports = localized(reports, language)
 
     if args.format == "json":
         out = render_json(reports, language)

@@ -795,6 +795,10 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
     ],
     "STATE_ACTIVE_SPEC_MISSING": [
         (
+            'State drift: active_spec points to "{value}", but "{path}" does not exist.',
+            'Desfase de estado: active_spec apunta a "{value}", pero "{path}" no existe.',
+        ),
+        (
             'active_spec "{value}" has no spec.md ({path} does not exist).',
             'Desfase de estado: active_spec apunta a "{value}", pero "{path}" no existe.',
         ),
@@ -1303,6 +1307,7 @@ def install() -> None:
     for key, (english, spanish) in UI.items():
         i18n.register_ui(key, english, spanish)
     from gemstack_lsp.core.i18n_catalogue_es import CATALOGUE_ES
+    from gemstack_lsp.core.i18n_catalogue_es_verify import CATALOGUE_ES_VERIFY
 
-    for code, (summary, explanation) in CATALOGUE_ES.items():
+    for code, (summary, explanation) in {**CATALOGUE_ES, **CATALOGUE_ES_VERIFY}.items():
         i18n.register_catalogue(code, summary, explanation)

@@ -795,10 +795,6 @@ SPANISH: dict[str, list[tuple[str, str]]] = {
     ],
     "STATE_ACTIVE_SPEC_MISSING": [
         (
-            'State drift: active_spec points to "{value}", but "{path}" does not exist.',
-            'Desfase de estado: active_spec apunta a "{value}", pero "{path}" no existe.',
-        ),
-        (
             'active_spec "{value}" has no spec.md ({path} does not exist).',
             'Desfase de estado: active_spec apunta a "{value}", pero "{path}" no existe.',
         ),
@@ -1289,8 +1285,23 @@ SUFFIXES: list[tuple[str, str]] = [
 
 
 def install() -> None:
-    """Register every table of this module with ``core/i18n.py``."""
+    """Register every table of this module (and of ``i18n_es_verify.py``) with ``core/i18n.py``."""
+    from gemstack_lsp.core import i18n_es_verify as verify
+
     i18n.register_table(SPANISH)
+    i18n.register_table(verify.SPANISH_VERIFY)
+    for vocabulary, pairs in verify.PHRASES_VERIFY.items():
+        for english, spanish in pairs:
+            i18n.register_phrase(vocabulary, english, spanish)
+    for code in verify.PROBLEM_CODES:
+        for english, spanish in verify.SPANISH_VERIFY[code]:
+            i18n.register_phrase("amendment_problem", english, spanish)
+    for english, spanish in SPANISH["FROZEN_CONTRACT_VIOLATION"]:
+        i18n.register_phrase("frozen_violation", english, spanish)
+    for english, spanish in verify.RELATED_VERIFY:
+        i18n.register(i18n.RELATED, english, spanish)
+    for english, spanish in verify.FIXES_VERIFY:
+        i18n.register(i18n.FIX, english, spanish)
     for english, spanish in SUFFIXES:
         i18n.register_suffix(english, spanish)
     for vocabulary, pairs in PHRASES.items():

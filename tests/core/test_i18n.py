@@ -201,3 +201,45 @@ def test_a_note_appended_to_any_message_is_translated_apart() -> None:
     # The head must still be known: an unknown head keeps the whole message English.
     odd = "Something else. (specs/008-x is not the active feature: a warning, not an error.)"
     assert i18n.localize("CONTEXT_CAPSULE_INVARIANT_DROPPED", odd, "es") == odd
+
+
+@pytest.mark.parametrize(
+    ("code", "english", "spanish"),
+    [
+        (
+            "AMENDMENT_REJECTED",
+            'The amendments of a are rejected (AMENDMENT_MALFORMED): Amendment "AMD-1" lacks the required field '
+            '"version". Until every problem is fixed, no frozen finding of this feature is lifted.',
+            'Enmienda formal rechazada en a (código: AMENDMENT_MALFORMED): Enmienda "AMD-1" carece del campo '
+            'obligatorio "version". Mientras no se corrijan todos los problemas, no se levanta ningún hallazgo de '
+            "congelación de esta feature.",
+        ),
+        (
+            "AMENDMENT_VERIFIED",
+            '"c" differs from its frozen declaration (BOOLEAN_CONTRADICTION); the change is authorized by the signed '
+            'amendment AMD-1 in amendments.json. (Frozen contract "c" is contradicted in plan (BOOLEAN_CONTRADICTION): '
+            "expected true, observed false.)",
+            '"c" difiere de su declaración congelada (BOOLEAN_CONTRADICTION); el cambio está autorizado por la '
+            'enmienda firmada AMD-1 en amendments.json. (El contrato congelado "c" se contradice en plan '
+            "(BOOLEAN_CONTRADICTION): se esperaba true, se observó false.)",
+        ),
+        (
+            "DELTA_TARGET_NOT_FOUND",
+            'Cannot remove test "TEST-GHOST": it does not exist in the base spec.',
+            'No se puede eliminar la prueba "TEST-GHOST": no existe en la spec base.',
+        ),
+        (
+            "GEMSTACK_MANIFEST_INVALID",
+            'manifest.json cannot be read: "files" must be a list of {path, checksum} entries, not an object.',
+            'Error leyendo manifest.json: "files" debe ser una lista de entradas {path, checksum}, no un objeto.',
+        ),
+        (
+            "STATE_ACTIVE_SPEC_MISSING",
+            'State drift: active_spec points to "specs/b", but "specs/b/spec.md" does not exist.',
+            'Desfase de estado: active_spec apunta a "specs/b", pero "specs/b/spec.md" no existe.',
+        ),
+    ],
+)
+def test_the_verify_stage_messages_added_beside_this_work(code: str, english: str, spanish: str) -> None:
+    """Messages of the 2.0 verify checks (written by those checks, copied here) and their Spanish."""
+    assert i18n.localize(code, english, "es") == spanish

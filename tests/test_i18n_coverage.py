@@ -51,23 +51,24 @@ def _fixture_findings() -> list[Finding]:
 
 
 def _catalogue_case_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any) -> list[Finding]:
-    """The findings behind every case of the catalogue coverage table (``analyze`` recorded)."""
+    """Every finding created while the catalogue coverage table runs, whichever analysis (``analyze``,
+    a check's own entry point, a CLI command) made it: ``Finding.__post_init__`` is recorded."""
     import tests.test_catalogue_coverage as coverage
 
     recorded: list[Finding] = []
-    original = coverage.analyze
+    original = Finding.__post_init__
 
-    def recording(repo: GemstackRepo, options: AnalysisOptions | None = None) -> list[Finding]:
-        found = original(repo, options) if options is not None else original(repo)
-        recorded.extend(found)
-        return found
+    def recording(self: Finding) -> None:
+        original(self)
+        recorded.append(self)
 
-    monkeypatch.setattr(coverage, "analyze", recording)
+    monkeypatch.setattr(Finding, "__post_init__", recording)
     for i, (_code, case) in enumerate(coverage.CASES):
         folder = tmp_path / "catalogue" / str(i)
         folder.mkdir(parents=True)
         case(folder, capsys)
     capsys.readouterr()
+    monkeypatch.setattr(Finding, "__post_init__", original)
     return recorded
 
 

@@ -1176,9 +1176,24 @@ PHRASES["regenerated"] = [
         " Se condensó {parts} para no salir del presupuesto de tamaño.{tail}",
     ),
     (
-        " Still reported for this feature: {codes:codes} (see the Problems list).",
-        " Sigue informándose para esta feature: {codes} (ver la lista de Problemas).",
+        " Still reported for this feature: {codes:codes} (see the Problems list).{tail:regenerated}",
+        " Sigue informándose para esta feature: {codes} (ver la lista de Problemas).{tail}",
     ),
+    # The swarm check's note (a feature whose swarm.json records the previous capsule).
+    (
+        " {feature}/swarm.json records the previous capsule (source_capsule_hash {previous}...), not this one "
+        "({live}...): upstream `gemstack verify` will fail with SWARM_CONTEXT_STALE{when:swarm_when} until "
+        "source_capsule_hash is updated (the SWARM_CONTEXT_STALE quick fix records the new hash; upstream has no "
+        "command that does).",
+        " {feature}/swarm.json registra la cápsula anterior (source_capsule_hash {previous}...), no esta "
+        "({live}...): el `gemstack verify` de upstream fallará con SWARM_CONTEXT_STALE{when} hasta que se actualice "
+        "source_capsule_hash (la corrección rápida de SWARM_CONTEXT_STALE registra el nuevo hash; upstream no tiene "
+        "ningún comando que lo haga).",
+    ),
+]
+PHRASES["swarm_when"] = [
+    ("", ""),
+    (" once {feature} is the active feature again", " cuando {feature} vuelva a ser la feature activa"),
 ]
 PHRASES["codes"] = [("{a} and {n} more", "{a} y {n} más"), ("{a}", "{a}")]
 PHRASES["findings"] = [("{a:finding}; {b:findings}", "{a}; {b}"), ("{a:finding}", "{a}")]

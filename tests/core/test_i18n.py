@@ -243,3 +243,16 @@ def test_a_note_appended_to_any_message_is_translated_apart() -> None:
 def test_the_verify_stage_messages_added_beside_this_work(code: str, english: str, spanish: str) -> None:
     """Messages of the 2.0 verify checks (written by those checks, copied here) and their Spanish."""
     assert i18n.localize(code, english, "es") == spanish
+
+
+def test_regenerates_swarm_note_is_translated_with_the_rest() -> None:
+    """The note the swarm check appends to Regenerate's message (a swarm.json left on the old capsule)."""
+    message = (
+        "Context capsule written: specs/010/context-capsule.json (100 bytes, 3 invariants). specs/010/swarm.json "
+        "records the previous capsule (source_capsule_hash e3b0c44298fc...), not this one (36de3d0bcf22...): "
+        "upstream `gemstack verify` will fail with SWARM_CONTEXT_STALE until source_capsule_hash is updated (the "
+        "SWARM_CONTEXT_STALE quick fix records the new hash; upstream has no command that does)."
+    )
+    spanish = i18n.localize(i18n.SERVER_MESSAGE, message, "es")
+    assert spanish.startswith("Context capsule escrita: specs/010/context-capsule.json (100 bytes, 3 invariantes).")
+    assert "el `gemstack verify` de upstream fallará con SWARM_CONTEXT_STALE hasta que" in spanish

@@ -72,6 +72,8 @@ FIX = "@fix"
 NOTE = "@note"
 #: The code under which the messages the server shows (``window/showMessage``) are registered.
 SERVER_MESSAGE = "@server"
+#: The code under which code-lens titles are registered.
+LENS_TITLE = "@lens"
 #: A vocabulary of its own: ``CODE: message``, the message translated by its code's templates.
 FINDING_VOCABULARY = "finding"
 

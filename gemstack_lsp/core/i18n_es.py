@@ -1209,6 +1209,24 @@ PHRASES["total"] = [
     ("{n} hint", "{n} sugerencia(s)"),
 ]
 
+#: Code-lens titles (the capsule state on a spec's title, the gate preview on a billable-actions block).
+LENS_TITLES: list[tuple[str, str]] = [
+    ("Capsule: VALID", "Cápsula: VALID"),
+    ("Capsule: STALE ({names:codes} changed)", "Cápsula: STALE (hubo cambios en {names})"),
+    ("Capsule: STALE", "Cápsula: STALE"),
+    ("Capsule: MISSING", "Cápsula: MISSING"),
+    ("Capsule: none (legacy, context-free)", "Cápsula: ninguna (legacy, sin contexto)"),
+    ("{env}: no actions declared", "{env}: ninguna acción declarada"),
+    ("{env}: all 1 action allowed", "{env}: la única acción está permitida"),
+    ("{env}: all {n} actions allowed", "{env}: las {n} acciones están permitidas"),
+    ("{env}: {d} of {n} action denied ({list:codes})", "{env}: {d} de {n} acción denegada ({list})"),
+    ("{env}: {d} of {n} actions denied ({list:codes})", "{env}: {d} de {n} acciones denegadas ({list})"),
+    (
+        "Gate preview unavailable: the block is not valid JSON",
+        "Vista previa de compuertas no disponible: el bloque no es JSON válido",
+    ),
+]
+
 #: Notes the CLI prints beside findings (``context verify``'s legacy notice, the reference's words).
 NOTES: list[tuple[str, str]] = [
     (
@@ -1330,6 +1348,8 @@ def install() -> None:
         i18n.register(i18n.NOTE, english, spanish)
     for english, spanish in SERVER_MESSAGES:
         i18n.register(i18n.SERVER_MESSAGE, english, spanish)
+    for english, spanish in LENS_TITLES:
+        i18n.register(i18n.LENS_TITLE, english, spanish)
     for key, (english, spanish) in UI.items():
         i18n.register_ui(key, english, spanish)
     from gemstack_lsp.core.i18n_catalogue_es import CATALOGUE_ES

@@ -70,3 +70,16 @@ async def test_spanish_when_the_client_asks(make_client: MakeClient, gem_repo: P
     assert "La feature no tiene context capsule." in hover
     assert "The feature has no context capsule." not in hover
     assert "[Documentación](" in hover
+
+
+async def test_code_lens_titles_follow_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    titles: dict[str, list[str]] = {}
+    for locale in ("en", "es-ES"):
+        h = await make_client("vscode", gem_repo, fake=False, locale=locale)
+        uri = h.open(SPEC_009)
+        lenses = await h.request(
+            lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensParams(text_document=lsp.TextDocumentIdentifier(uri=uri))
+        )
+        titles[locale] = [lens.command.title for lens in lenses or [] if lens.command is not None]
+    assert "Capsule: MISSING" in titles["en"]
+    assert "Cápsula: MISSING" in titles["es-ES"] and "Capsule: MISSING" not in titles["es-ES"]

@@ -11,8 +11,12 @@ import importlib
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gemstack_lsp import __version__
+
+if TYPE_CHECKING:
+    from gemstack_lsp.core.i18n import Language
 
 #: subcommand -> (module under gemstack_lsp.commands, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -27,6 +31,11 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gemstack-lsp", description="Gemstack language server and checks.")
     parser.add_argument("--version", action="version", version=f"gemstack-lsp {__version__}")
+    parser.add_argument(
+        "--lang",
+        choices=LANG_CHOICES,
+        help="language of every message (default: LC_ALL, LC_MESSAGES or LANG; Spanish when it starts with es)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -50,12 +59,65 @@ def main(argv: Sequence[str] | None = None) -> int:
     prepare_streams()
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
+        args_list, language = _language(args_list)
+    except ValueError as exc:
+        from gemstack_lsp.commands.output import say
+
+        say(f"gemstack-lsp: {exc}", err=True)
+        return 2
+    from gemstack_lsp.core import i18n
+
+    token = i18n.set_language(language)
+    try:
         return _dispatch(args_list)
     except BrokenPipeError:
         silence_stdout()
         return EXIT_BROKEN_PIPE
     except Exception as exc:  # the last line of defence: never a traceback, always status 2
         return internal_error(args_list[0] if args_list else "", exc)
+    finally:
+        i18n.reset_language(token)
+
+
+LANG_CHOICES = ("en", "es")
+
+
+def _language(args_list: list[str]) -> tuple[list[str], Language]:
+    """The arguments without ``--lang``, and the language of every message this run prints.
+
+    ``--lang en|es`` (anywhere before a ``--``; not for ``plan``, whose arguments are the
+    reference helper's) wins over ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` (a value starting with
+    ``es`` is Spanish). Raises ``ValueError`` for a value that is neither.
+    """
+    import os
+
+    from gemstack_lsp.core import i18n
+
+    flag: str | None = None
+    rest: list[str] = []
+    forward = bool(args_list) and args_list[0] == "plan"
+    i = 0
+    while i < len(args_list):
+        arg = args_list[i]
+        if forward or arg == "--":
+            rest.extend(args_list[i:])
+            break
+        if arg == "--lang" or arg.startswith("--lang="):
+            if arg == "--lang":
+                if i + 1 >= len(args_list):
+                    raise ValueError("--lang needs a value: en or es")
+                value = args_list[i + 1]
+                i += 2
+            else:
+                value = arg.split("=", 1)[1]
+                i += 1
+            if value not in LANG_CHOICES:
+                raise ValueError(f"--lang must be en or es, not {value!r}")
+            flag = value
+            continue
+        rest.append(arg)
+        i += 1
+    return rest, i18n.cli_language(flag, os.environ)
 
 
 def internal_error(command: str, exc: BaseException) -> int:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import os
 import urllib.parse
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from gemstack_lsp import __version__
 from gemstack_lsp.commands.output import json_text
 from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
+from gemstack_lsp.core.i18n import Language, catalogue_text, localize_finding, ui
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.text import Encoding, Position, Span
@@ -62,6 +63,13 @@ class Summary:
         return self.by_severity.get(Severity.BLOCKER, 0)
 
 
+def localized(reports: Sequence[RepoReport], language: Language) -> list[RepoReport]:
+    """The reports with every finding's message, related messages and fix titles in ``language``."""
+    if language == "en":
+        return list(reports)
+    return [replace(r, findings=tuple(localize_finding(f, language) for f in r.findings)) for r in reports]
+
+
 def summarize(reports: Sequence[RepoReport]) -> Summary:
     counts = dict.fromkeys(_SEVERITIES, 0)
     files: set[tuple[Path, str]] = set()
@@ -91,40 +99,48 @@ def display_path(root: Path, relpath: str, cwd: Path) -> str:
     return rel.as_posix() if rel.parts else "."
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+def _plural(n: int, word: str, plural: str, language: Language) -> str:
+    return ui(f"count.{word if n == 1 else plural}", language, n=n)
 
 
-def summary_line(summary: Summary) -> str:
+def summary_line(summary: Summary, language: Language = "en") -> str:
+    checked = ui(
+        f"checked.{'repository' if summary.repositories == 1 else 'repositories'}", language, n=summary.repositories
+    )
     if summary.total == 0:
-        return f"No findings ({_plural(summary.repositories, 'repository', 'repositories')} checked)."
+        return ui("summary.none", language, checked=checked)
     c = summary.by_severity
-    return (
-        f"{_plural(c[Severity.BLOCKER], 'error')}, {_plural(c[Severity.WARNING], 'warning')}, "
-        f"{c[Severity.INFO]} information, {_plural(c[Severity.HINT], 'hint')} "
-        f"in {_plural(summary.files, 'file')} "
-        f"({_plural(summary.repositories, 'repository', 'repositories')} checked)."
+    return ui(
+        "summary",
+        language,
+        errors=_plural(c[Severity.BLOCKER], "error", "errors", language),
+        warnings=_plural(c[Severity.WARNING], "warning", "warnings", language),
+        information=c[Severity.INFO],
+        hints=_plural(c[Severity.HINT], "hint", "hints", language),
+        files=_plural(summary.files, "file", "files", language),
+        checked=checked,
     )
 
 
-def render_text(reports: Sequence[RepoReport], cwd: Path) -> str:
+def render_text(reports: Sequence[RepoReport], cwd: Path, language: Language = "en") -> str:
     """``path:line:col: severity CODE message`` per finding, then a summary line.
 
     Lines and columns are 1-based, columns counted in characters; the severity is LSP's word
-    (``error`` for a blocker), as compilers print it and editors' error formats expect.
+    (``error`` for a blocker), as compilers print it and editors' error formats expect (in
+    Spanish the words are translated too; the codes never are).
     """
     lines: list[str] = []
     for r in reports:
         for f in r.findings:
             start, _ = finding_range(r.repo, f, "utf-32")
             where = display_path(r.root, f.path, cwd)
-            severity = f.effective_severity.lsp_name
+            severity = ui(f"severity.{f.effective_severity.lsp_name}", language)
             # A path or message with a line break or a terminal escape could forge a line of
             # its own (a finding no check made) or drive the terminal: both are escaped.
             lines.append(
                 f"{printable(where)}:{start.line + 1}:{start.character + 1}: {severity} {f.code} {printable(f.message)}"
             )
-    lines.append(summary_line(summarize(reports)))
+    lines.append(summary_line(summarize(reports), language))
     return "\n".join(lines) + "\n"
 
 
@@ -135,8 +151,13 @@ def _range_json(start: Position, end: Position) -> dict[str, Any]:
     }
 
 
-def render_json(reports: Sequence[RepoReport]) -> str:
-    """Every finding as JSON (0-based UTF-16 ranges, LSP's severity words) and the summary."""
+def render_json(reports: Sequence[RepoReport], language: Language = "en") -> str:
+    """Every finding as JSON (0-based UTF-16 ranges, LSP's severity words) and the summary.
+
+    The findings arrive with their messages already in ``language``; keys and severity words
+    stay English (they are the format, not text).
+    """
+    del language  # The messages are localized before rendering; the format is the same.
     findings: list[dict[str, Any]] = []
     for r in reports:
         for f in r.findings:
@@ -218,19 +239,20 @@ def _public_help_uri(code: str, docs_url: str) -> str:
     return f"{PUBLIC_DOCS_URL}#{code.lower()}"
 
 
-def sarif_rules() -> list[dict[str, Any]]:
-    """One reportingDescriptor per catalogue code, in catalogue order."""
+def sarif_rules(language: Language = "en") -> list[dict[str, Any]]:
+    """One reportingDescriptor per catalogue code, in catalogue order (texts in ``language``)."""
     rules = []
     for info in CATALOGUE.values():
+        summary, explanation = catalogue_text(info.code, language)
         rules.append(
             {
                 "id": info.code,
                 "name": "".join(part.capitalize() for part in info.code.split("_")),
-                "shortDescription": {"text": info.summary},
-                "fullDescription": {"text": info.explanation},
+                "shortDescription": {"text": summary},
+                "fullDescription": {"text": explanation},
                 "help": {
-                    "text": f"{info.summary} {info.explanation}",
-                    "markdown": f"**{info.summary}**\n\n{info.explanation}",
+                    "text": f"{summary} {explanation}",
+                    "markdown": f"**{summary}**\n\n{explanation}",
                 },
                 "helpUri": _public_help_uri(info.code, info.docs_url),
                 "defaultConfiguration": {"level": _SARIF_LEVEL[info.severity]},
@@ -240,13 +262,13 @@ def sarif_rules() -> list[dict[str, Any]]:
     return rules
 
 
-def render_sarif(reports: Sequence[RepoReport], cwd: Path) -> str:
+def render_sarif(reports: Sequence[RepoReport], cwd: Path, language: Language = "en") -> str:
     """A SARIF 2.1.0 log with one run, as GitHub code scanning accepts it.
 
     Paths inside ``cwd`` (the checkout root in CI) are relative to ``%SRCROOT%``; others are
     absolute ``file:`` URIs.
     """
-    rules = sarif_rules()
+    rules = sarif_rules(language)
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results: list[dict[str, Any]] = []
     for r in reports:

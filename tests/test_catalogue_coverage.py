@@ -512,6 +512,17 @@ CASES: list[tuple[str, Case]] = [
     *VERIFY_CASES,
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (cases of area 'realrepo' go below this line)
+    ("TASKS_UNREAD_BY_REFERENCE", mini({"specs/a/spec.md": "# A\n", "specs/a/tasks.md": "### [ ] T001 — a\n"})),
+    (
+        "TASKS_LIFECYCLE_CONTRADICTED",
+        mini(
+            {
+                "specs/a/spec.md": "# A\n",
+                "specs/a/tasks.md": "**Lifecycle Status**: `TASKS_COMPLETE`\n\n- [ ] **T1: a**\n"
+                "  <!-- gemstack:validation_required=false -->\n",
+            }
+        ),
+    ),
     # --- Configuration and suppressions ---
     # (cases of area 'config' go below this line)
 ]

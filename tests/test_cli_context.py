@@ -106,10 +106,17 @@ def test_verify_legacy_feature(reference_repo: Path, capsys: pytest.CaptureFixtu
     code, out, _ = run(capsys, "verify", "--feature", F8, "--target", str(reference_repo))
     assert code == 0
     assert out.splitlines()[-1] == (
-        f'[INFO] [LEGACY] No se detectó context-capsule.json en "{F8}" (Modo Legacy Context-Free).'
+        f'[INFO] [LEGACY] No context-capsule.json was found in "{F8}" (legacy context-free mode).'
     )
     code, out, _ = run(capsys, "verify", "--json", "--feature", F8, "--target", str(reference_repo))
     assert code == 0 and json.loads(out)["state"] == "LEGACY"
+    # In Spanish, the reference's own notice, word for word.
+    assert main(["--lang", "es", "context", "verify", "--feature", F8, "--target", str(reference_repo)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        f'[INFO] Auditando la context capsule de "{F8}" en: {reference_repo}',
+        f'[INFO] [LEGACY] No se detectó context-capsule.json en "{F8}" (Modo Legacy Context-Free).',
+    ]
 
 
 def test_feature_flag_and_resolution_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -38,6 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="output format (default: text)",
     )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when blockers are found")
+    # Read (and removed from the arguments) by the command line's entry point for every
+    # subcommand; listed here so that `check --help` shows it.
+    parser.add_argument(
+        "--lang",
+        choices=("en", "es"),
+        help="language of the messages (default: LC_ALL, LC_MESSAGES or LANG; Spanish when it starts with es)",
+    )
 
 
 def _fail(message: str) -> int:
@@ -59,9 +66,10 @@ def environment_options() -> AnalysisOptions:
 
 def run(args: argparse.Namespace) -> int:
     from gemstack_lsp import containment
+    from gemstack_lsp.core.i18n import current_language
     from gemstack_lsp.fs import DiskReader
     from gemstack_lsp.host import AnalysisHost
-    from gemstack_lsp.report import RepoReport, cwd_path, render_json, render_sarif, render_text, summarize
+    from gemstack_lsp.report import RepoReport, cwd_path, localized, render_json, render_sarif, render_text, summarize
 
     cwd = cwd_path()
     # Repository root -> the repository-relative scopes asked for ("" = the whole repository).
@@ -95,12 +103,16 @@ def run(args: argparse.Namespace) -> int:
         findings = tuple(f for f in snapshot.findings() if _in_scope(f.path, scopes))
         reports.append(RepoReport(root, snapshot.repo, findings))
 
+    # Every message in the run's language (English unless --lang es or a Spanish locale).
+    language = current_language()
+    reports = localized(reports, language)
+
     if args.format == "json":
-        out = render_json(reports)
+        out = render_json(reports, language)
     elif args.format == "sarif":
-        out = render_sarif(reports, cwd)
+        out = render_sarif(reports, cwd, language)
     else:
-        out = render_text(reports, cwd)
+        out = render_text(reports, cwd, language)
     write_stdout(out)
     internal = sum(1 for r in reports for f in r.findings if f.code == INTERNAL_ERROR)
     if internal:

@@ -30,6 +30,8 @@ from gemstack_lsp.commands.output import json_text, say, write_stdout
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.capsule.verify import VerifyResult
+    from gemstack_lsp.core.findings import Finding
+    from gemstack_lsp.core.i18n import Language
     from gemstack_lsp.core.repo import GemstackRepo
 
 SUBCOMMANDS = ("generate", "show", "verify")
@@ -79,6 +81,26 @@ def _redact(message: str) -> str:
     return redact(message)
 
 
+def _lang() -> Language:
+    from gemstack_lsp.core import i18n
+
+    return i18n.current_language()
+
+
+def _text(key: str, **values: object) -> str:
+    """A line of this command in the run's language (``--lang``, ``LANG``)."""
+    from gemstack_lsp.core import i18n
+
+    return i18n.ui(key, _lang(), **values)
+
+
+def _message(finding: Finding) -> str:
+    """A finding's message in the run's language."""
+    from gemstack_lsp.core import i18n
+
+    return i18n.localize(finding.code, finding.message, _lang())
+
+
 def _info(message: str) -> None:
     say(f"[INFO] {_redact(message)}")
 
@@ -119,9 +141,9 @@ def run(args: argparse.Namespace) -> int:
         return _json_error(sub, message, feature) if as_json else _fail(message)
 
     if sub not in SUBCOMMANDS:
-        return fail(f"Unknown context subcommand: {sub}. Valid subcommands: generate, show, verify.")
+        return fail(_text("context.unknown_subcommand", sub=sub))
     if args.target is not None and args.target == "":
-        return fail("--target cannot be empty")
+        return fail(_text("context.target_empty"))
     explicit = args.feature
     if args.feature_arg is not None:
         if explicit is not None and normalize_relpath(explicit) != normalize_relpath(args.feature_arg):
@@ -205,15 +227,16 @@ def _generate(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) ->
     from gemstack_lsp.fs import write_atomic
 
     if not as_json:
-        _info(f'Generating context capsule for "{feature}" in: {root}')
+        _info(_text("context.generating", feature=feature, root=root))
     result = generate_capsule(repo, feature, dt.datetime.now(dt.UTC))
     if not result.ok or result.data is None or result.capsule is None:
         if as_json:
             findings = [finding_json(repo, f) for f in result.findings]
             return _json_error("generate", result.error_message, feature, findings=findings)
-        code = _fail(f"Generation failed: {result.error_message}")
+        first = _message(result.findings[0]) if result.findings else result.error_message
+        code = _fail(_text("context.generation_failed", message=first))
         for f in result.findings[1:]:
-            say(f"[FAIL]  - [{f.code}] {f.message}", err=True)
+            say(f"[FAIL]  - [{f.code}] {_redact(_message(f))}", err=True)
         return code
     target = root / result.path
     try:
@@ -239,10 +262,10 @@ def _generate(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) ->
         _print_json(document)
         return 0
     for w in result.warnings:
-        _warn(f"[{w.code}] {w.message}")
+        _warn(f"[{w.code}] {_message(w)}")
     if result.condensed:
-        _info(f"Size budget: condensed {', '.join(result.condensed)} content to stay within 32768 bytes.")
-    _ok(f"Context capsule generated successfully: {target} ({len(result.data)} bytes, {n} invariants).")
+        _info(_text("context.condensed", parts=", ".join(result.condensed)))
+    _ok(_text("context.generated", target=target, size=len(result.data), n=n))
     if swarm_note is not None:
         _warn(f"[SWARM_CONTEXT_STALE] {swarm_note}")
     return 0
@@ -281,13 +304,16 @@ def finding_json(repo: GemstackRepo, finding: Any) -> dict[str, Any]:
 
 
 def verify_report(repo: GemstackRepo, result: VerifyResult) -> dict[str, Any]:
-    findings = [finding_json(repo, f) for f in result.findings]
+    from gemstack_lsp.core import i18n
+
+    language = _lang()
+    findings = [finding_json(repo, i18n.localize_finding(f, language)) for f in result.findings]
     if result.state == "LEGACY":
         findings.append(
             {
                 "code": "CONTEXT_CAPSULE_LEGACY",
                 "severity": "information",
-                "message": result.notes[0] if result.notes else "legacy",
+                "message": i18n.localize(i18n.NOTE, result.notes[0], language) if result.notes else "legacy",
                 "path": result.path,
                 "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
                 "fingerprint": _legacy_fingerprint(result.path),
@@ -295,7 +321,7 @@ def verify_report(repo: GemstackRepo, result: VerifyResult) -> dict[str, Any]:
         )
     report: dict[str, Any] = {"state": result.state, "feature": result.feature, "findings": findings}
     if result.notes and result.state != "LEGACY":
-        report["notes"] = list(result.notes)
+        report["notes"] = [i18n.localize(i18n.NOTE, note, language) for note in result.notes]
     return report
 
 
@@ -314,17 +340,19 @@ def _verify(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) -> i
 
         write_stdout(json_text(redact_json(verify_report(repo, result))) + "\n")
         return 0 if result.ok else 1
-    _info(f'Auditing context capsule for "{feature}" in: {root}')
+    from gemstack_lsp.core import i18n
+
+    _info(_text("context.auditing", feature=feature, root=root))
     if result.state == "VALID":
-        _ok(f"[OK] Context capsule is VALID and FRESH for {feature}.")
+        _ok(_text("context.valid", feature=feature))
         return 0
     if result.state == "LEGACY":
         for note in result.notes:
-            _info(note)
+            _info(i18n.localize(i18n.NOTE, note, _lang()))
         return 0
-    _fail(f"[{result.state}] Context capsule validation failed.")
+    _fail(_text("context.failed", state=result.state))
     for f in result.findings:
-        say(f"[FAIL]  - [{f.code}] {f.message}", err=True)
+        say(f"[FAIL]  - [{f.code}] {_redact(_message(f))}", err=True)
     return 1
 
 
@@ -358,7 +386,7 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
         # The secret audit fails: the capsule is shown with every secret-looking string
         # (property names included) replaced, and the command fails.
         write_stdout(json_text(redact_json(capsule)) + "\n")
-        say(f"[FAIL] The context capsule fails the secret audit ({len(secrets)} secret(s) redacted).", err=True)
+        say(f"[FAIL] {_text('context.secret_audit', n=len(secrets))}", err=True)
         return 1
     if not isinstance(capsule, dict):
         return fail("Context capsule must be a JSON object")
@@ -367,10 +395,7 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
         say(_redact(line))
     if markdown and secrets:
         where = ", ".join(hit.where for hit in secrets[:3])
-        return _fail(
-            f"Refusing to write {CAPSULE_MD_FILE}: the context capsule fails the secret audit (at {where}); "
-            "regenerate it from sources without credentials."
-        )
+        return _fail(_text("context.refuse_markdown", file=CAPSULE_MD_FILE, where=where))
     if markdown:
         md_path = root / feature / CAPSULE_MD_FILE
         try:
@@ -378,5 +403,5 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
         except OSError as exc:
             return fail(f"Cannot write {md_path}: {exc}")
     if markdown:
-        _ok(f"Derived narrative written (no authority): {root / feature / CAPSULE_MD_FILE}")
+        _ok(_text("context.markdown_written", path=root / feature / CAPSULE_MD_FILE))
     return 0

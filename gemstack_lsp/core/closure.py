@@ -12,10 +12,11 @@ spec.md has a ``gemstack-test-matrix`` block (a "structured" feature). In its or
 - ``CLOSURE_NOT_VERIFIED``: the hash matches but ``status`` is neither ``VERIFIED`` nor
   ``VERIFIED_WITH_EXCEPTIONS``.
 
-The messages are the reference's. When the hash cannot be recomputed (a broken bindings,
-gates or matrix block, tasks without validation metadata, a BOM) the reference prints an error
-without a code; here the cause is already its own finding (the documents check's), so the
-closure check says nothing more.
+The messages say what the reference's say, in English; with ``--lang es`` or a Spanish
+locale they are shown in the reference's own Spanish wording (``core/i18n_es.py``). When the
+hash cannot be recomputed (a broken bindings, gates or matrix block, tasks without validation
+metadata, a BOM) the reference prints an error without a code; here the cause is already its
+own finding (the documents check's), so the closure check says nothing more.
 
 Beyond the reference: closure.json is validated against ``gemstack-closure.schema.json``
 (warnings: the reference reads only ``closure_context`` and ``status``), and a closure that
@@ -320,7 +321,7 @@ def feature_closure_findings(repo: GemstackRepo, feature: Feature, active: bool)
     severity = None if active else Severity.WARNING
     if closure_doc.has_bom:
         # JSON.parse refuses the byte-order mark the file starts with.
-        message = "closure.json tiene formato JSON inválido: Unexpected token '\ufeff' (a UTF-8 byte-order mark)"
+        message = "closure.json is not valid JSON: Unexpected token '\ufeff' (a UTF-8 byte-order mark)"
         return [Finding("CLOSURE_MANIFEST_INVALID", message, feature.closure, Span(0, 0), severity=severity)]
     manifest = parse_closure(closure_doc.text)
     if not manifest.json.ok:
@@ -328,7 +329,7 @@ def feature_closure_findings(repo: GemstackRepo, feature: Feature, active: bool)
         return [
             Finding(
                 "CLOSURE_MANIFEST_INVALID",
-                f"closure.json tiene formato JSON inválido: {err.message}",
+                f"closure.json is not valid JSON: {err.message}",
                 feature.closure,
                 err.span,
                 severity=severity,
@@ -349,7 +350,7 @@ def _missing(repo: GemstackRepo, feature: Feature, matrix: ReferenceBlock) -> Fi
     shown = state.active_spec.value if state is not None and state.active_spec is not None else feature.path
     return Finding(
         "CLOSURE_MANIFEST_MISSING",
-        f'closure.json no existe en {shown}. Ejecuta "gemstack collect" para generar la evidencia mecánica.',
+        f'closure.json does not exist in {shown}. Run "gemstack collect" to produce the mechanical evidence.',
         feature.spec,
         matrix.open_span,
         subject="closure.json",
@@ -405,8 +406,8 @@ def _freshness_findings(repo: GemstackRepo, feature: Feature, manifest: ClosureM
         return [
             Finding(
                 "CLOSURE_EVIDENCE_STALE",
-                "La evidencia de cierre está desactualizada respecto al estado actual del proyecto. "
-                f'Re-ejecuta "gemstack collect". (Registrado: {shown}..., Actual: {fresh.hash[:12]}...)',
+                "The closure evidence is out of date with the project's current state. "
+                f'Run "gemstack collect" again. (Recorded: {shown}..., Current: {fresh.hash[:12]}...)',
                 feature.closure,
                 _node_span(manifest, ("closure_context", "closure_context_hash"), ("closure_context",)),
                 subject="closure_context_hash",
@@ -421,7 +422,7 @@ def _freshness_findings(repo: GemstackRepo, feature: Feature, manifest: ClosureM
     return [
         Finding(
             "CLOSURE_NOT_VERIFIED",
-            f'Estado del manifiesto es "{manifest.shown_status}". Bloqueadores: {manifest.blockers_json}',
+            f'The manifest status is "{manifest.shown_status}". Blockers: {manifest.blockers_json}',
             feature.closure,
             _node_span(manifest, ("status",)),
             subject="status",

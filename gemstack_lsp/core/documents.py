@@ -25,7 +25,7 @@ from gemstack_lsp.core.reader import ReadStatus
 from gemstack_lsp.core.redact import excerpt
 from gemstack_lsp.core.repo import FEATURE_DOCS, SPECS_DIR, Document, Feature, GemstackRepo
 from gemstack_lsp.core.state import STATE_PATH, state_findings
-from gemstack_lsp.core.tasks import parse_tasks
+from gemstack_lsp.core.tasks import format_findings, parse_tasks
 from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
@@ -181,6 +181,7 @@ def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
         findings.extend(blocks[name].findings)
         if name == "tasks.md":
             findings.extend(parse_tasks(doc.text).findings(doc.path, doc.text))
+            findings.extend(format_findings(doc.path, doc.text))
     findings.extend(contract_findings(feature, blocks, texts))
     findings.extend(binding_findings(blocks))
     for name, severity in FEATURE_JSON_FILES:

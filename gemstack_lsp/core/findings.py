@@ -243,7 +243,8 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "capsule",
         "The capsule claims what its sources contradict.",
         "The capsule states a frozen contract, acceptance matrix, task state, lifecycle phase or active feature "
-        "that differs from the unchanged source it was derived from. Sources win; regenerate the capsule.",
+        "that differs from the unchanged source it was derived from, or gives a recorded source a role its path "
+        "contradicts (spec.md labelled PLAN). Sources win; regenerate the capsule.",
     ),
     _c(
         "CONTEXT_CAPSULE_LEGACY",
@@ -1112,6 +1113,31 @@ _ENTRIES: tuple[CodeInfo, ...] = (
     ),
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (entries of area 'realrepo' go below this line)
+    _c(
+        "TASKS_UNREAD_BY_REFERENCE",
+        INF,
+        True,
+        "documents",
+        "The reference reads no tasks in this tasks.md.",
+        "tasks.md has checklist items, but none in the one form the reference's task parser reads, so "
+        "`gemstack verify`, `collect` and the capsule see 0 tasks here (no validation declarations, no test "
+        "bindings, an empty tasks_state). The reference reads a task only from a list item at the start of a "
+        "line, `- [ ] **T001: Title**` (the id made of letters, digits, `_` and `-`), with "
+        "`<!-- gemstack:validation_required=true|false -->` and `<!-- gemstack:tests=... -->` on the lines "
+        "below it. Headings such as `### [ ] T001 — Title`, numbered items such as `- [x] 1.1 Title` and ids "
+        "with dots (`**T0.1: ...**`) are not read. Information only: rewrite the items in that form if the "
+        "feature's tasks should count.",
+    ),
+    _c(
+        "TASKS_LIFECYCLE_CONTRADICTED",
+        W,
+        True,
+        "documents",
+        "The lifecycle header says the tasks are complete, but boxes are unchecked.",
+        "A header line of tasks.md (`**Lifecycle Status**: `TASKS_COMPLETE``, or a later phase's word such as "
+        "IMPLEMENTED, VERIFIED or SHIPPED) says the work is done while task boxes below it are still `[ ]`. "
+        "One of the two is wrong: tick the tasks that are done, or set the header to the phase the boxes show.",
+    ),
     # --- Configuration and suppressions ---
     # (entries of area 'config' go below this line)
 )

@@ -22,6 +22,7 @@ import datetime as dt
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from json.encoder import encode_basestring
 from typing import Any, TypeGuard
@@ -323,58 +324,487 @@ def json_stringify(value: Any, indent: int | None = None) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Date.parse
+#
+# V8 reads a date string in two passes over one stream of tokens. First it tries the ECMAScript
+# date-time string format (``YYYY``, ``YYYY-MM``, ``YYYY-MM-DD``, each optionally followed by
+# ``THH:mm``, ``:ss``, ``.sss`` and ``Z`` or ``+HH:mm``); where that format stops matching, its
+# older, Safari-compatible parser continues from the token that did not fit, keeping the date
+# fields already read. What the older parser accepts, summarised:
+#
+# - numbers not followed by ``:`` or ``.`` are date fields (at most three; one ``-`` after each is
+#   skipped), read as year-month-day when the first is not a possible day (1..31), otherwise as
+#   month-day-year; a missing day or month is 1 and a missing year is 2001 (``"9/1"``);
+# - a month name (any word starting with its first three letters: ``Sep``, ``September``) fixes
+#   the month, and the numbers are then day-year or, when the first is not a day, year-day;
+# - a two-digit year 0..49 is 20xx and 50..99 is 19xx (only outside the ISO format);
+# - ``n:`` starts a time (``10:00``, ``10:00:00``, ``10:00:00.123``), ``AM``/``PM`` after it shift a
+#   12-hour clock, ``UT``/``UTC``/``GMT``/``Z`` and the US zones (``EST``, ``PDT``...) after a number
+#   set the offset, and ``+hhmm``, ``+hh`` or ``+hh:mm`` after a time or ``GMT`` do too;
+# - other words before the first number are ignored (``Tue,``), after it they make the string
+#   invalid; text in parentheses and any other punctuation (``,``, ``/``) is ignored;
+# - a day beyond the month's length rolls over into the next month (``2026-02-30`` is 2 March).
+#
+# A date-only ISO string is UTC. A date-time without a zone is local time to V8; here it is read
+# as UTC, so that a result never depends on the machine it runs on (the tests run Node with
+# ``TZ=UTC``). Every step reads each character once: the parse is linear in the string's length.
 
-_ISO = re.compile(
-    r"^([+-]\d{6}|\d{4})(?:-(\d{2})(?:-(\d{2}))?)?"
-    r"(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?$"
-)
-_SLASHED = re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$")
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_WORDY = re.compile(r"^(?:[A-Za-z]{3,9},?\s+)?([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$")
+_MAX_TIME_MS = 8_640_000_000_000_000
+_NONE = 2**31 - 1  # An empty slot of a composer (as in V8, a value no field can hold).
+_MONTH_WORDS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ZONE_WORDS = {
+    "ut": 0,
+    "utc": 0,
+    "z": 0,
+    "gmt": 0,
+    "cdt": -5,
+    "cst": -6,
+    "edt": -4,
+    "est": -5,
+    "mdt": -6,
+    "mst": -7,
+    "pdt": -7,
+    "pst": -8,
+}
+_MAX_DIGITS = 9
+
+
+@dataclass(frozen=True)
+class _DateToken:
+    """One token of a date string: a number (value and digit count), a symbol (``: - + . )``),
+    a word (its kind: month, am/pm, zone, the ``T`` separator, or another word), white space,
+    something else, or the end."""
+
+    kind: str  # "number", "symbol", "word", "space", "other", "end"
+    value: int = 0
+    length: int = 0
+    symbol: str = ""
+    word: str = ""  # "month", "ampm", "zone", "t", "" for any other word
+
+    def is_fixed(self, length: int) -> bool:
+        return self.kind == "number" and self.length == length
+
+    def is_symbol(self, symbol: str) -> bool:
+        return self.kind == "symbol" and self.symbol == symbol
+
+    @property
+    def is_sign(self) -> bool:
+        return self.kind == "symbol" and self.symbol in "+-"
+
+    @property
+    def is_z(self) -> bool:
+        return self.kind == "word" and self.word == "zone" and self.length == 1 and self.value == 0
+
+
+_END_TOKEN = _DateToken("end")
+
+
+class _DateScanner:
+    """Tokens of a date string with one token of look-ahead (``peek``, ``next``, ``skip``)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._pos = 0
+        self._next = self._scan()
+
+    def peek(self) -> _DateToken:
+        return self._next
+
+    def next(self) -> _DateToken:
+        token = self._next
+        self._next = self._scan()
+        return token
+
+    def skip(self, symbol: str) -> bool:
+        if self._next.is_symbol(symbol):
+            self.next()
+            return True
+        return False
+
+    def _scan(self) -> _DateToken:
+        text, pos = self._text, self._pos
+        if pos >= len(text):
+            return _END_TOKEN
+        ch = text[pos]
+        if "0" <= ch <= "9":
+            start = pos
+            while pos < len(text) and text[pos] == "0":
+                pos += 1
+            value = digits = 0
+            while pos < len(text) and "0" <= text[pos] <= "9":
+                if digits < _MAX_DIGITS:
+                    value = value * 10 + ord(text[pos]) - 48
+                digits += 1
+                pos += 1
+            self._pos = pos
+            return _DateToken("number", value, pos - start)
+        if ch in ":-+.)":
+            self._pos = pos + 1
+            return _DateToken("symbol", symbol=ch)
+        if ch >= "A" and ch not in JS_WHITESPACE:
+            start = pos
+            while pos < len(text) and text[pos] >= "A" and text[pos] not in JS_WHITESPACE:
+                pos += 1
+            self._pos = pos
+            return _word_token(text[start : min(pos, start + 3)], pos - start)
+        if ch in JS_WHITESPACE:
+            start = pos
+            while pos < len(text) and text[pos] in JS_WHITESPACE:
+                pos += 1
+            self._pos = pos
+            return _DateToken("space", length=pos - start)
+        if ch == "(":
+            depth = 0
+            while pos < len(text):
+                if text[pos] == ")":
+                    depth -= 1
+                elif text[pos] == "(":
+                    depth += 1
+                pos += 1
+                if depth <= 0:
+                    break
+            self._pos = pos
+            return _DateToken("other")
+        self._pos = pos + 1
+        return _DateToken("other")
+
+
+def _word_token(prefix: str, length: int) -> _DateToken:
+    """A word's token from its first three characters (ASCII letters folded to lower case) and
+    its length: a month name may be longer than three letters, any other keyword may not."""
+    key = "".join(chr(ord(c) | 0x20) if "A" <= c <= "Z" else c for c in prefix)
+    if key in _MONTH_WORDS:
+        return _DateToken("word", _MONTH_WORDS.index(key) + 1, length, word="month")
+    if length <= 3:
+        if key in ("am", "pm"):
+            return _DateToken("word", 0 if key == "am" else 12, length, word="ampm")
+        if key in _ZONE_WORDS:
+            return _DateToken("word", _ZONE_WORDS[key], length, word="zone")
+        if key == "t":
+            return _DateToken("word", 0, length, word="t")
+    return _DateToken("word", 0, length)
+
+
+class _Day:
+    """Up to three date numbers, a month name, and whether they came in the ISO format."""
+
+    def __init__(self) -> None:
+        self.comp: list[int] = []
+        self.named_month = _NONE
+        self.iso = False
+
+    def add(self, n: int) -> bool:
+        if len(self.comp) == 3:
+            return False
+        self.comp.append(n)
+        return True
+
+    def write(self) -> tuple[int, int, int] | None:
+        """(year, month 1..12, day 1..31) or ``None`` when the fields name no date."""
+        if not self.comp:
+            return None
+        comp = self.comp + [1] * (3 - len(self.comp))
+        year = 0
+        if self.named_month == _NONE:
+            if self.iso or not 1 <= comp[0] <= 31:
+                year, month, day = comp
+            else:
+                month, day, year = comp
+        else:
+            month = self.named_month
+            if not 1 <= comp[0] <= 31:
+                year, day = comp[0], comp[1]
+            else:
+                day, year = comp[0], comp[1]
+        if not self.iso:
+            if 0 <= year <= 49:
+                year += 2000
+            elif 50 <= year <= 99:
+                year += 1900
+        if not 1 <= month <= 12 or not 1 <= day <= 31:
+            return None
+        return year, month, day
+
+
+class _Time:
+    """Hour, minute, second and millisecond as they are read, and an AM/PM shift."""
+
+    def __init__(self) -> None:
+        self.comp: list[int] = []
+        self.hour_offset = _NONE
+
+    @property
+    def empty(self) -> bool:
+        return not self.comp
+
+    def add(self, n: int) -> bool:
+        if len(self.comp) == 4:
+            return False
+        self.comp.append(n)
+        return True
+
+    def add_final(self, n: int) -> bool:
+        if not self.add(n):
+            return False
+        self.comp += [0] * (4 - len(self.comp))
+        return True
+
+    def expecting(self, n: int) -> bool:
+        i = len(self.comp)
+        return (i == 1 and 0 <= n <= 59) or (i == 2 and 0 <= n <= 59) or (i == 3 and 0 <= n <= 999)
+
+    def write(self) -> tuple[int, int, int, int] | None:
+        hour, minute, second, milli = self.comp + [0] * (4 - len(self.comp))
+        if self.hour_offset != _NONE:
+            if not 0 <= hour <= 12:
+                return None
+            hour = hour % 12 + self.hour_offset
+        in_range = 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and 0 <= milli <= 999
+        if not in_range and (hour, minute, second, milli) != (24, 0, 0, 0):
+            return None  # Only 24:00:00.000 may pass the 23rd hour.
+        return hour, minute, second, milli
+
+
+class _Zone:
+    """The UTC offset as it is read: sign, hours, minutes (each may still be empty)."""
+
+    def __init__(self) -> None:
+        self.sign = _NONE
+        self.hour = _NONE
+        self.minute = _NONE
+
+    def set(self, offset_hours: int) -> None:
+        self.sign = -1 if offset_hours < 0 else 1
+        self.hour = abs(offset_hours)
+        self.minute = 0
+
+    @property
+    def empty(self) -> bool:
+        return self.hour == _NONE
+
+    @property
+    def is_utc(self) -> bool:
+        return self.hour == 0 and self.minute == 0
+
+    def expecting(self, n: int) -> bool:
+        return self.hour != _NONE and self.minute == _NONE and 0 <= n <= 59
+
+    def write(self) -> int | None:
+        """The offset in seconds, or ``None`` for local time."""
+        if self.sign == _NONE:
+            return None
+        hour = 0 if self.hour == _NONE else self.hour
+        minute = 0 if self.minute == _NONE else self.minute
+        total = hour * 3600 + minute * 60
+        return -total if self.sign < 0 else total
+
+
+def _milliseconds(token: _DateToken) -> int:
+    """The first three significant digits of a fraction, as its digit count places them."""
+    number, length = token.value, token.length
+    if length == 1:
+        return number * 100
+    if length == 2:
+        return number * 10
+    if length > 3:
+        factor = 1
+        for _ in range(min(length, _MAX_DIGITS) - 3):
+            factor *= 10
+        return number // factor
+    return number
+
+
+def _parse_iso(scanner: _DateScanner, day: _Day, time: _Time, zone: _Zone) -> _DateToken | None:
+    """Read the ECMAScript date-time format; the first token it could not use (``_END_TOKEN``
+    when the whole string matched), or ``None`` when a time part makes the string invalid."""
+    if scanner.peek().is_sign:
+        sign_token = scanner.next()
+        if not scanner.peek().is_fixed(6):
+            return sign_token
+        year = scanner.next().value
+        if sign_token.symbol == "-" and year == 0:
+            return sign_token
+        day.add(-year if sign_token.symbol == "-" else year)
+    elif scanner.peek().is_fixed(4):
+        day.add(scanner.next().value)
+    else:
+        return scanner.next()
+    if scanner.skip("-"):
+        if not scanner.peek().is_fixed(2) or not 1 <= scanner.peek().value <= 12:
+            return scanner.next()
+        day.add(scanner.next().value)
+        if scanner.skip("-"):
+            if not scanner.peek().is_fixed(2) or not 1 <= scanner.peek().value <= 31:
+                return scanner.next()
+            day.add(scanner.next().value)
+    if not (scanner.peek().kind == "word" and scanner.peek().word == "t"):
+        if scanner.peek().kind != "end":
+            return scanner.next()
+    else:
+        scanner.next()
+        if not scanner.peek().is_fixed(2) or not 0 <= scanner.peek().value <= 24:
+            return None
+        hour_is_24 = scanner.peek().value == 24
+        time.add(scanner.next().value)
+        if not scanner.skip(":"):
+            return None
+        if not scanner.peek().is_fixed(2) or not 0 <= scanner.peek().value <= 59:
+            return None
+        if hour_is_24 and scanner.peek().value > 0:
+            return None
+        time.add(scanner.next().value)
+        if scanner.skip(":"):
+            if not scanner.peek().is_fixed(2) or not 0 <= scanner.peek().value <= 59:
+                return None
+            if hour_is_24 and scanner.peek().value > 0:
+                return None
+            time.add(scanner.next().value)
+            if scanner.skip("."):
+                if scanner.peek().kind != "number" or (hour_is_24 and scanner.peek().value > 0):
+                    return None
+                time.add(_milliseconds(scanner.next()))
+        if scanner.peek().is_z:
+            scanner.next()
+            zone.set(0)
+        elif scanner.peek().is_sign:
+            zone.sign = 1 if scanner.next().symbol == "+" else -1
+            if scanner.peek().is_fixed(4):
+                hourmin = scanner.next().value
+                hour, minute = divmod(hourmin, 100)
+                if not 0 <= hour <= 23 or not 0 <= minute <= 59:
+                    return None
+                zone.hour, zone.minute = hour, minute
+            else:
+                if not scanner.peek().is_fixed(2) or not 0 <= scanner.peek().value <= 23:
+                    return None
+                zone.hour = scanner.next().value
+                if not scanner.skip(":"):
+                    return None
+                if not scanner.peek().is_fixed(2) or not 0 <= scanner.peek().value <= 59:
+                    return None
+                zone.minute = scanner.next().value
+        if scanner.peek().kind != "end":
+            return None
+    if zone.empty and time.empty:
+        zone.set(0)
+    day.iso = True
+    return _END_TOKEN
+
+
+def _parse_legacy(scanner: _DateScanner, token: _DateToken, day: _Day, time: _Time, zone: _Zone) -> bool:
+    """Read the rest of the string as V8's older parser does, from ``token`` on; False when invalid."""
+    has_number = bool(day.comp)
+    while token.kind != "end":
+        if token.kind == "number":
+            has_number = True
+            n = token.value
+            if scanner.skip(":"):
+                if scanner.skip(":"):
+                    if not time.empty:
+                        return False
+                    time.add(n)
+                    time.add(0)
+                else:
+                    if not time.add(n):
+                        return False
+                    if scanner.peek().is_symbol("."):
+                        scanner.next()
+            elif scanner.skip(".") and time.expecting(n):
+                time.add(n)
+                if scanner.peek().kind != "number":
+                    return False
+                time.add_final(_milliseconds(scanner.next()))
+            elif zone.expecting(n):
+                zone.minute = n
+            elif time.expecting(n):
+                time.add_final(n)
+                peek = scanner.peek()
+                if peek.kind not in ("end", "space") and not peek.is_z and not peek.is_sign:
+                    return False
+            else:
+                if not day.add(n):
+                    return False
+                scanner.skip("-")
+        elif token.kind == "word":
+            if token.word == "ampm" and not time.empty:
+                time.hour_offset = token.value
+            elif token.word == "month":
+                day.named_month = token.value
+                scanner.skip("-")
+            elif token.word == "zone" and has_number:
+                zone.set(token.value)
+            else:
+                if has_number or scanner.peek().kind == "number":
+                    return False
+        elif token.is_sign and (zone.is_utc or not time.empty):
+            zone.sign = 1 if token.symbol == "+" else -1
+            n = length = 0
+            if scanner.peek().kind == "number":
+                number = scanner.next()
+                n, length = number.value, number.length
+            has_number = True
+            if scanner.peek().is_symbol(":"):
+                zone.hour, zone.minute = n, _NONE
+            elif length in (1, 2):
+                zone.hour, zone.minute = n, 0
+            elif length in (3, 4):
+                zone.hour, zone.minute = n // 100, n % 100
+            else:
+                return False
+        elif (token.is_sign or token.is_symbol(")")) and has_number:
+            return False
+        token = scanner.next()
+    return True
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days from 1970-01-01 to the given proleptic Gregorian date (any year; day may overflow)."""
+    y = year - (1 if month <= 2 else 0)
+    era = y // 400
+    yoe = y - era * 400
+    mp = (month + 9) % 12
+    doy = (153 * mp + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def js_date_parse_ms(value: Any) -> int | None:
+    """``Date.parse(value)``: milliseconds since 1970-01-01T00:00:00Z, or ``None`` for NaN.
+
+    A non-string is converted with ``String`` first, as JavaScript does (``Date.parse(2026)``
+    reads the year 2026; ``true`` and ``null`` are NaN). See the section comment above for the
+    forms accepted; a date-time without a zone is read as UTC.
+    """
+    text = value if isinstance(value, str) else js_string(value)
+    scanner = _DateScanner(text)
+    day, time, zone = _Day(), _Time(), _Zone()
+    rest = _parse_iso(scanner, day, time, zone)
+    if rest is None or not _parse_legacy(scanner, rest, day, time, zone):
+        return None
+    ymd, hms, offset = day.write(), time.write(), zone.write()
+    if ymd is None or hms is None:
+        return None
+    year, month, mday = ymd
+    hour, minute, second, milli = hms
+    ms = _days_from_civil(year, month, 1) + mday - 1
+    total = ms * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + milli
+    if offset is not None:
+        total -= offset * 1000
+    if abs(total) > _MAX_TIME_MS:
+        return None
+    return total
+
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 def js_date_parse(value: Any) -> dt.datetime | None:
-    """``Date.parse`` for the date strings ledgers hold, as an aware UTC datetime (``None`` for NaN).
-
-    ISO 8601 dates and date-times are read as V8 reads them, except that a date-time without a
-    zone is taken as UTC rather than the machine's local time, so results never depend on the
-    host. ``YYYY/MM/DD`` and ``Aug 31 2026``-style dates (V8's legacy parser) are accepted too.
-    """
-    text = js_string(value) if not isinstance(value, str) else value
-    if value is None or isinstance(value, bool) or value is UNDEFINED:
+    """``Date.parse`` as an aware UTC datetime: ``None`` for NaN, and for the valid JavaScript
+    dates Python's datetime cannot hold (before year 1 or after 9999; use ``js_date_parse_ms``
+    where those matter)."""
+    ms = js_date_parse_ms(value)
+    if ms is None:
         return None
-    text = js_trim(text) if not _ISO.match(text) else text
-    m = _ISO.match(text)
     try:
-        if m:
-            year = int(m.group(1))
-            month = int(m.group(2) or 1)
-            day = int(m.group(3) or 1)
-            hour = int(m.group(4) or 0)
-            minute = int(m.group(5) or 0)
-            second = int(m.group(6) or 0)
-            frac = m.group(7) or ""
-            micro = int((frac + "000000")[:6]) if frac else 0
-            if hour == 24 and minute == 0 and second == 0 and micro == 0:
-                base = dt.datetime(year, month, day, tzinfo=dt.UTC) + dt.timedelta(days=1)
-            else:
-                base = dt.datetime(year, month, day, hour, minute, second, micro, tzinfo=dt.UTC)
-            zone = m.group(8)
-            if zone and zone != "Z":
-                sign = 1 if zone[0] == "+" else -1
-                offset = dt.timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
-                if offset >= dt.timedelta(hours=24):
-                    return None
-                base -= sign * offset
-            return base
-        m2 = _SLASHED.match(text)
-        if m2:
-            return dt.datetime(int(m2.group(1)), int(m2.group(2)), int(m2.group(3)), tzinfo=dt.UTC)
-        m3 = _WORDY.match(text)
-        if m3:
-            month_name = m3.group(1)[:3].lower()
-            if month_name in _MONTHS:
-                return dt.datetime(int(m3.group(3)), _MONTHS.index(month_name) + 1, int(m3.group(2)), tzinfo=dt.UTC)
-    except (ValueError, OverflowError):
+        return _EPOCH + dt.timedelta(milliseconds=ms)
+    except OverflowError:
         return None
-    return None

@@ -25,9 +25,9 @@ def feature_path_findings(feature: Feature) -> list[Finding]:
     return [
         Finding(
             CODE,
-            f"The name of the feature folder {feature.path} looks like a {', '.join(kinds)}. Paths are shown and "
-            "linked as they are (never redacted), so every finding of this feature repeats it: rename the folder "
-            "if it holds a real credential.",
+            f"The name of the feature folder {feature.path} looks like a secret ({', '.join(kinds)}). "
+            "Paths are shown and linked as they are (never redacted), so every finding of this feature "
+            "repeats it: rename the folder if it holds a real credential.",
             feature.spec,
         )
     ]

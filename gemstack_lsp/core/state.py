@@ -267,14 +267,54 @@ def resolve_active_spec(raw: str, root: str) -> ActiveSpec:
         value = value[len(base) :]
     rel = normalize_relpath(value)
     rel = posixpath.normpath(rel) if rel else ""
+    if rel == ".." or rel.startswith("../"):
+        back = _back_inside(rel, root)
+        if back is None:
+            return ActiveSpec(raw, None, None, "leads outside the repository", escapes=True)
+        rel = back
     if rel in ("", "."):
         return ActiveSpec(raw, None, None, "names the repository root, not a feature folder")
-    if rel == ".." or rel.startswith("../"):
-        return ActiveSpec(raw, None, None, "leads outside the repository", escapes=True)
     parts = rel.split("/")
     if len(parts) == 2 and parts[0] == "specs":
         return ActiveSpec(raw, rel, parts[1])
     return ActiveSpec(raw, rel, None, "is not a feature folder under specs/")
+
+
+def _back_inside(rel: str, root: str) -> str | None:
+    """``rel`` (normalised, starting with ``..``) resolved against ``root`` as Node's
+    ``path.resolve`` does, lexically: ``../repo/specs/a`` from ``/w/repo`` is ``specs/a``.
+
+    ``None`` when the result leaves the root. Only the root's own path is used, never the
+    disk, so a symbolic link cannot make a path count as inside.
+    """
+    base = root.replace("\\", "/")
+    if _DRIVE_ROOT.match(base):
+        base = base[2:]  # ".." segments never change the drive, so it plays no part here
+    if not base.startswith("/"):
+        return None
+    inside = posixpath.normpath(base)
+    resolved = posixpath.normpath(posixpath.join(inside, rel))
+    if resolved == inside:
+        return ""
+    if inside == "/":
+        return resolved.lstrip("/")
+    if not resolved.startswith(inside + "/"):
+        return None
+    return resolved[len(inside) + 1 :]
+
+
+def relative_inside(path: str, root: str) -> str | None:
+    """A relative path with ``..`` segments (``../repo/specs/a/spec.md``) resolved against the
+    repository root as Node's ``path.join``/``path.resolve`` do, lexically: the repository-relative
+    path when it lands inside the root, else ``None``. Absolute paths are not taken here."""
+    value = path.replace("\\", "/")
+    if not value or _ABSOLUTE.match(path):
+        return None
+    rel = posixpath.normpath(value)
+    if rel == ".." or rel.startswith("../"):
+        back = _back_inside(rel, root)
+        return back or None
+    return None if rel == "." else rel
 
 
 def active_spec_folder(raw: object, root: str) -> str | None:
@@ -327,14 +367,16 @@ def _has_spec(repo: Repository, folder: str) -> bool:
 
 
 def active_feature_of(repo: Repository) -> Feature | None:
-    """The feature the repository is working on, resolved as the reference does (section 1):
-    state.json's ``active_spec`` when the reference can read the file, else ``specs/current``
-    when that folder exists. (The reference's hard-coded ``specs/009-context-capsule`` fallback
-    is deliberately not copied.)"""
+    """The feature the repository is working on, as the reference's ``verify`` sees it:
+    state.json's ``active_spec`` when the reference can read the file, else none.
+
+    Verify-like checks (frozen artifacts, closure evidence, the capsule's severity) run on this
+    feature only. The reference falls back to ``specs/current`` (a Gemstack 0.x folder) only
+    when ``context`` chooses a feature to work on (``capsule.sources.resolve_feature``); with
+    ``active_spec: null`` its verify checks no feature, so neither do we.
+    """
     state = repo.state()
     if state is not None and state.reference_parsable and state.active_spec is not None and state.active_spec.value:
         resolved = resolve_active_spec(state.active_spec.value, repo.root)
         return Feature(resolved.feature_name) if resolved.feature_name else None
-    if repo.reader.list_dir("specs/current") is not None:
-        return Feature("current")
     return None

@@ -19,39 +19,89 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
-from gemstack_lsp.core.jscompat import JS_DOT, JS_WHITESPACE, JS_WS_CLASS, js_trim
+from gemstack_lsp.core.jscompat import JS_WHITESPACE, JS_WS_CLASS, js_trim
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import SourceText, Span
 
-#: JavaScript's ``\s`` and ``.``: the reference's regular expressions run in V8.
+#: JavaScript's ``\s``: the reference's regular expressions run in V8 (its ``.`` is read by hand,
+#: see ``_header_title``).
 _WS = JS_WS_CLASS
-_DOT = JS_DOT
 #: One line and its break (``\n``, ``\r\n`` or a lone ``\r``, as LSP and the reference's
 #: line-ending normalisation split them); the break group is empty on the last line.
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
 
-# The reference writes ``:\s*(.*?)\*\*``; the title is trimmed afterwards, so the ``\s*`` is
-# left out here: beside a lazy run over the same characters it made a header followed by
-# thousands of spaces (and no closing ``**``) quadratic. Same matches, linear time.
-TASK_HEADER = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*([A-Za-z0-9_-]+):({_DOT}*?)\*\*")
+#: The reference's task header is ``^[*-]\s+\[[ xX]\]\s+\*\*([A-Za-z0-9_-]+):\s*(.*?)\*\*``. Its
+#: ``\s*(.*?)`` can take a run of blanks two ways, which a backtracking engine tries in quadratic
+#: time when no ``**`` follows; so only the part up to the colon is a regular expression here
+#: and ``_header_title`` reads the rest in one pass, with the same result.
+TASK_HEADER = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*([A-Za-z0-9_-]+):")
 #: The 1.3.0 reference's header, whose ids are only ``T<digits>``.
-TASK_HEADER_V1_3 = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*(T[0-9]+):({_DOT}*?)\*\*")
+TASK_HEADER_V1_3 = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*(T[0-9]+):")
+#: What JavaScript's ``\s`` matches and its ``.`` does not: the line terminators.
+_LINE_TERMINATORS = "\n\r\u2028\u2029"
+
+
+def _header_title(line: str, pos: int) -> tuple[int, int] | None:
+    r"""Where ``\s*(.*?)\*\*`` puts the title after the colon at ``pos``: (start, end) of the
+    group, the closing ``**`` at ``end``; ``None`` when the reference's header does not match.
+
+    The greedy ``\s*`` takes the whole run of blanks and the lazy ``.*?`` stops at the first
+    ``**`` after it; giving blanks back to ``.*?`` never helps (they hold no ``**``), so the
+    header matches exactly when that ``**`` exists with no line terminator before it.
+    """
+    start = pos
+    while start < len(line) and line[start] in JS_WHITESPACE:
+        start += 1
+    end = line.find("**", start)
+    if end < 0:
+        return None
+    for ch in _LINE_TERMINATORS:
+        if line.find(ch, start, end) >= 0:
+            return None
+    return start, end
+
+
 #: The 1.3.0 reference's id rule: only ``T<digits>``.
 REFERENCE_V1_3_ID = re.compile(r"^T[0-9]+$")
 
 #: Metadata comment kinds, in the order the reference tries them on a line.
 COMMENT_KINDS = ("validation_required", "tests", "files", "depends", "actions")
 
-# The reference writes ``=(.*?)\s*-->``: the value is everything up to the first ``-->``
-# without the whitespace before it. The ``\s*`` is applied afterwards (``_comment_on_line``)
-# and the search never looks past the line's last ``-->``, so no pattern rescans a line.
+#: The reference's comments are ``<!--\s*gemstack:<kind>=(.*?)\s*-->``; as with the header, only the
+#: part up to ``=`` is a regular expression here (``_comment_value`` reads the rest in one pass).
+_VALIDATION_PATTERN = re.compile(rf"<!--{_WS}*gemstack:validation_required=(true|false){_WS}*-->")
 _COMMENT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("validation_required", re.compile(rf"<!--{_WS}*gemstack:validation_required=(true|false){_WS}*-->")),
-    ("tests", re.compile(rf"<!--{_WS}*gemstack:tests=({_DOT}*?)-->")),
-    ("files", re.compile(rf"<!--{_WS}*gemstack:files=({_DOT}*?)-->")),
-    ("depends", re.compile(rf"<!--{_WS}*gemstack:depends=({_DOT}*?)-->")),
-    ("actions", re.compile(rf"<!--{_WS}*gemstack:actions=({_DOT}*?)-->")),
+    ("validation_required", _VALIDATION_PATTERN),
+    ("tests", re.compile(rf"<!--{_WS}*gemstack:tests=")),
+    ("files", re.compile(rf"<!--{_WS}*gemstack:files=")),
+    ("depends", re.compile(rf"<!--{_WS}*gemstack:depends=")),
+    ("actions", re.compile(rf"<!--{_WS}*gemstack:actions=")),
 )
+
+
+def _comment_value(line: str, pattern: re.Pattern[str]) -> tuple[int, int, int, int] | None:
+    r"""Where ``<!--\s*gemstack:<kind>=(.*?)\s*-->`` matches first in ``line``: (comment start,
+    comment end, value start, value end), or ``None``.
+
+    The lazy value ends at the first ``-->`` after ``=``, less the blanks before it; it may hold
+    no line terminator (``.`` matches none). A terminator only blocks the openings before it, so
+    the search resumes after it: every character is looked at a bounded number of times.
+    """
+    pos = 0
+    while True:
+        m = pattern.search(line, pos)
+        if m is None:
+            return None
+        close = line.find("-->", m.end())
+        if close < 0:
+            return None
+        end = close
+        while end > m.end() and line[end - 1] in JS_WHITESPACE:
+            end -= 1
+        blocked = max(line.rfind(ch, m.end(), end) for ch in _LINE_TERMINATORS)
+        if blocked < 0:
+            return m.start(), close + 3, m.end(), end
+        pos = blocked + 1
 
 
 @dataclass(frozen=True)
@@ -240,16 +290,18 @@ def _comment_on_line(text: str, line_start: int, line_end: int) -> TaskComment |
     if last_close < 0:
         return None
     for kind, pattern in _COMMENT_PATTERNS:
-        m = pattern.search(line, 0, last_close + 3)
-        if m is None:
-            continue
-        span = Span(line_start + m.start(), line_start + m.end())
-        value_end = m.end(1)
-        while value_end > m.start(1) and line[value_end - 1] in JS_WHITESPACE:
-            value_end -= 1
-        value_span = Span(line_start + m.start(1), line_start + value_end)
         if kind == "validation_required":
+            m = pattern.search(line)
+            if m is None:
+                continue
+            span = Span(line_start + m.start(), line_start + m.end())
+            value_span = Span(line_start + m.start(1), line_start + m.end(1))
             return TaskComment(kind, span, value_span, flag=m.group(1) == "true")
+        found = _comment_value(line, pattern)
+        if found is None:
+            continue
+        span = Span(line_start + found[0], line_start + found[1])
+        value_span = Span(line_start + found[2], line_start + found[3])
         return TaskComment(kind, span, value_span, _split_items(text, value_span.start, value_span.end, kind))
     return None
 
@@ -296,10 +348,11 @@ def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
         start, end = lm.span(1)
         line_text = lm.group(1)
         m = header.match(line_text) if line_text[:1] in ("-", "*") else None
-        if m is not None:
+        title = _header_title(line_text, m.end()) if m is not None else None
+        if m is not None and title is not None:
             if current is not None:
                 tasks.append(current.build())
-            t0, t1 = _js_trim_bounds(text, start + m.start(3), start + m.end(3))
+            t0, t1 = _js_trim_bounds(text, start + title[0], start + title[1])
             current = _Header(
                 id=m.group(2),
                 id_span=Span(start + m.start(2), start + m.end(2)),
@@ -307,7 +360,7 @@ def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
                 title_span=Span(t0, t1),
                 done=m.group(1) in "xX",
                 checkbox_span=Span(start + m.start(1) - 1, start + m.end(1) + 1),
-                header_span=Span(start, start + m.end()),
+                header_span=Span(start, start + title[1] + 2),
                 last_end=end,
                 comments=[],
             )
@@ -323,3 +376,157 @@ def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
     if current is not None:
         tasks.append(current.build())
     return TaskList(tuple(tasks))
+
+
+# ---------------------------------------------------------------------------------------------
+# Task formats the reference cannot read, and lifecycle headers the boxes contradict.
+
+#: A checklist item anywhere in a line's indentation: ``- [ ] ...``, ``* [x] ...``, ``+ [ ] ...``.
+_CHECKLIST_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+\[([ xX])\]")
+#: A heading that carries a box: ``### [ ] T001 — ...`` (upstream 006).
+_CHECKLIST_HEADING = re.compile(r"^#{1,6}[ \t]+\[([ xX])\]")
+#: The start of a fenced code block (its lines are examples, not tasks).
+_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)")
+#: A header line such as ``**Lifecycle Status**: `TASKS_COMPLETE` `` (upstream 006 and 007). No two
+#: adjacent runs can take the same characters, so a long run of blanks is read once.
+_LIFECYCLE_HEADER = re.compile(
+    r"^[ \t>]*(?:[*+-][ \t]+)?\*\*(?:Lifecycle Status|Lifecycle|Status|Estado)\*\*[ \t]*(?::[ \t]*)?`?([A-Za-z_]+)",
+    re.IGNORECASE,
+)
+#: Lifecycle words that say every task is done (upstream writes ``TASKS_COMPLETE`` when the
+#: task list is finished, and the later phases' words); a header saying one of them above
+#: unchecked boxes contradicts them.
+DONE_LIFECYCLE_WORDS = frozenset(
+    {
+        "TASKS_COMPLETE",
+        "TASKS_DONE",
+        "IMPLEMENTATION_COMPLETE",
+        "IMPLEMENT_COMPLETE",
+        "IMPLEMENTED",
+        "VERIFY_COMPLETE",
+        "VERIFICATION_COMPLETE",
+        "VERIFIED",
+        "CLOSURE_COMPLETE",
+        "SHIP_COMPLETE",
+        "SHIPPED",
+        "CLOSED",
+        "DONE",
+        "COMPLETE",
+        "COMPLETED",
+    }
+)
+#: The one task form the reference parses, as the findings show it.
+REFERENCE_TASK_FORM = "- [ ] **T001: Title**"
+REFERENCE_VALIDATION_FORM = "<!-- gemstack:validation_required=true|false -->"
+
+
+@dataclass(frozen=True)
+class ChecklistItem:
+    """A box in tasks.md: a checklist item or a heading with ``[ ]``/``[x]``, outside code fences."""
+
+    line: int
+    done: bool
+    #: The item's line, from its first character to its end (line break excluded).
+    span: Span
+    #: The box, brackets included.
+    box_span: Span
+    #: The start of the line as written up to the first word after the box (``### [ ] T001``).
+    shape: str
+
+
+def checklist_items(text: str) -> list[ChecklistItem]:
+    """Every box of tasks.md outside fenced code, in document order (one pass over the lines)."""
+    items: list[ChecklistItem] = []
+    in_fence = False
+    for number, lm in enumerate(_LINE.finditer(text)):
+        start, end = lm.span(1)
+        line = lm.group(1)
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence:
+            m = _CHECKLIST_ITEM.match(line) or _CHECKLIST_HEADING.match(line)
+            if m is not None:
+                box_end = m.end()
+                word_start = box_end
+                while word_start < len(line) and line[word_start] in " \t":
+                    word_start += 1
+                word_end = word_start
+                while word_end < len(line) and word_end - word_start < 24 and line[word_end] not in " \t":
+                    word_end += 1
+                items.append(
+                    ChecklistItem(
+                        number,
+                        m.group(1) in "xX",
+                        Span(start, end),
+                        Span(start + box_end - 3, start + box_end),
+                        line[:word_end].strip(" \t"),
+                    )
+                )
+        if not lm.group(2):
+            break
+    return items
+
+
+def _lifecycle_word(text: str, before: int) -> tuple[str, Span] | None:
+    """The lifecycle word of a header line above offset ``before`` (the first task), if any."""
+    for lm in _LINE.finditer(text):
+        start = lm.start(1)
+        if start >= before:
+            return None
+        m = _LIFECYCLE_HEADER.match(lm.group(1))
+        if m is not None:
+            return m.group(1), Span(start + m.start(1), start + m.end(1))
+        if not lm.group(2):
+            break
+    return None
+
+
+def format_findings(path: str, text: str) -> list[Finding]:
+    """What the reference reads differently in one tasks.md.
+
+    ``TASKS_UNREAD_BY_REFERENCE`` (information): the file has boxes but none in the one form
+    the reference parses, so it sees no tasks at all (upstream 006's ``### [ ] T001 — ...``
+    headings, 004's ``- [x] 1.1 ...`` numbered items, 0.x's ``**T0.1: ...**`` ids).
+    ``TASKS_LIFECYCLE_CONTRADICTED`` (warning): a header says the tasks are complete above
+    unchecked boxes (upstream 007: ``TASKS_COMPLETE`` above 22 unchecked tasks).
+    """
+    out: list[Finding] = []
+    src = SourceText(text)
+    tasks = parse_tasks(text).tasks
+    items = checklist_items(text) if ("[" in text) else []
+    if not tasks and items:
+        first = items[0]
+        out.append(
+            Finding(
+                "TASKS_UNREAD_BY_REFERENCE",
+                f"The reference reads no tasks in this file: none of its {len(items)} checklist item(s) "
+                f"(the first, line {first.line + 1}: `{first.shape}`) is in the form it parses. It reads a task "
+                f"only from a line starting `{REFERENCE_TASK_FORM}`, followed by `{REFERENCE_VALIDATION_FORM}`.",
+                path,
+                Span(first.span.start, first.box_span.end),
+                subject=first.shape,
+                phase="tasks",
+            )
+        )
+    boxes: list[tuple[bool, Span, str]] = (
+        [(t.done, t.checkbox_span, t.id) for t in tasks] if tasks else [(i.done, i.box_span, i.shape) for i in items]
+    )
+    unchecked = [b for b in boxes if not b[0]]
+    if unchecked:
+        found = _lifecycle_word(text, min(b[1].start for b in boxes))
+        if found is not None and found[0].upper() in DONE_LIFECYCLE_WORDS:
+            word, span = found
+            first_line = src.line_of(unchecked[0][1].start) + 1
+            out.append(
+                Finding(
+                    "TASKS_LIFECYCLE_CONTRADICTED",
+                    f"The header says {word}, but {len(unchecked)} of {len(boxes)} task box(es) are unchecked "
+                    f"(the first, line {first_line}: {unchecked[0][2]}). Tick the tasks that are done, or set the "
+                    "header to the phase the boxes show.",
+                    path,
+                    span,
+                    subject=word,
+                    phase="tasks",
+                )
+            )
+    return out

@@ -20,6 +20,7 @@ from typing import Any
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.cost.view import CostView
 from gemstack_lsp.core.findings import CATALOGUE, code_info
+from gemstack_lsp.core.i18n import Language, catalogue_text, ui
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span
@@ -49,6 +50,8 @@ class HoverOptions:
     #: The environment tier marked "current" in a billable action's gate table.
     environment: str = "development"
     max_ledger_age_days: int = 90
+    #: The language of the catalogue's texts (the client's locale; ``core/i18n.py``).
+    language: Language = "en"
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class HoverContext:
     feature: Feature | None
     environment: str
     max_ledger_age_days: int = 90
+    language: Language = "en"
 
     @property
     def repo(self) -> GemstackRepo:
@@ -103,15 +107,16 @@ def word_at(text: str, offset: int) -> tuple[str, int, int] | None:
 # --- lookups -------------------------------------------------------------------------------
 
 
-def finding_code_section(code: str) -> str | None:
+def finding_code_section(code: str, language: Language = "en") -> str | None:
+    """The catalogue's entry for ``code``, in ``language``."""
     if code not in CATALOGUE:
         return None
     info = code_info(code)
-    waivable = "waivable" if info.waivable else "not waivable"
-    return (
-        f"**{code}** · {info.severity.lsp_name} · {waivable}\n\n{info.summary}\n\n{info.explanation}\n\n"
-        f"[Documentation]({info.docs_url})"
-    )
+    summary, explanation = catalogue_text(code, language)
+    waivable = ui("hover.waivable" if info.waivable else "hover.not_waivable", language)
+    severity = ui(f"severity.{info.severity.lsp_name}", language)
+    documentation = ui("hover.documentation", language)
+    return f"**{code}** · {severity} · {waivable}\n\n{summary}\n\n{explanation}\n\n[{documentation}]({info.docs_url})"
 
 
 def _fmt(value: Any) -> str:
@@ -371,7 +376,7 @@ def _swarm_section(ctx: HoverContext) -> str | None:
 
 #: Lookups in order; the first sections found are shown, separated by rules.
 LOOKUPS: list[Callable[[HoverContext], str | None]] = [
-    lambda ctx: finding_code_section(ctx.word),
+    lambda ctx: finding_code_section(ctx.word, ctx.language),
     key_section,
     lambda ctx: _swarm_section(ctx),
     contract_section,
@@ -402,11 +407,11 @@ def feature_of(rel: str) -> Feature | None:
     return None
 
 
-def code_hover(text: str, offset: int) -> HoverInfo | None:
+def code_hover(text: str, offset: int, language: Language = "en") -> HoverInfo | None:
     """The hover of a document outside every Gemstack repository: only finding codes mean
     something there (a CI log, a note)."""
     found = word_at(text, offset)
-    section = finding_code_section(found[0]) if found else None
+    section = finding_code_section(found[0], language) if found else None
     if section is None or found is None:
         return None
     return HoverInfo((section,), Span(found[1], found[2]))
@@ -444,13 +449,14 @@ def hover(
             feature=feature_of(rel),
             environment=options.environment,
             max_ledger_age_days=options.max_ledger_age_days,
+            language=options.language,
         )
         sections = hover_markdown(ctx)
     seen: list[str] = []
     for code in codes:
         if code != word and code not in seen:
             seen.append(code)
-            section = finding_code_section(code)
+            section = finding_code_section(code, options.language)
             if section:
                 sections.append(section)
     if not sections:

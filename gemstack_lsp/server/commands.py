@@ -30,6 +30,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from gemstack_lsp import containment
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.i18n import SERVER_MESSAGE, localize
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span, utf8
@@ -162,6 +163,7 @@ async def progress(server: GemstackServer, title: str) -> AsyncIterator[Any]:
 
 
 def _show(server: GemstackServer, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
+    message = localize(SERVER_MESSAGE, message, server.session.language)  # the client's language
     server.window_show_message(lsp.ShowMessageParams(type=kind, message=printable(message, keep_lines=True)))
 
 

@@ -22,6 +22,7 @@ from urllib.parse import quote, unquote, urlparse
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import Finding, Fix, Severity, code_info
+from gemstack_lsp.core.i18n import Language, localize_finding
 from gemstack_lsp.core.text import Encoding, Position, SourceText, Span
 
 SOURCE = "gemstack"
@@ -156,8 +157,10 @@ ViewOf = Callable[[str], FileView]
 _EMPTY = SourceText("")
 
 
-def to_diagnostic(finding: Finding, view_of: ViewOf, encoding: Encoding) -> lsp.Diagnostic:
-    """The LSP diagnostic of a finding, with its fixes serialised in ``data``."""
+def to_diagnostic(finding: Finding, view_of: ViewOf, encoding: Encoding, language: Language = "en") -> lsp.Diagnostic:
+    """The LSP diagnostic of a finding, with its fixes serialised in ``data``; its message,
+    related messages and fix titles in ``language`` (the client's locale)."""
+    finding = localize_finding(finding, language)
     view = view_of(finding.path)
     source = view.source or _EMPTY
     info = code_info(finding.code)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.i18n import Language
 from gemstack_lsp.core.text import Encoding
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert
@@ -115,8 +116,9 @@ def convert_groups(
     uri_of: Callable[[str], str],
     versions: Mapping[str, int],
     encoding: Encoding,
+    language: Language = "en",
 ) -> dict[str, FileReport]:
-    """The reports of some files of a snapshot (runs on the analysis thread)."""
+    """The reports of some files of a snapshot (runs on the analysis thread), in ``language``."""
     views: dict[str, convert.FileView] = {}
 
     def view_of(path: str) -> convert.FileView:
@@ -130,7 +132,7 @@ def convert_groups(
         diagnostics = []
         for finding in group:
             try:
-                diagnostics.append(convert.to_diagnostic(finding, view_of, encoding))
+                diagnostics.append(convert.to_diagnostic(finding, view_of, encoding, language))
             except Exception:  # a malformed finding must not hide the others
                 log.exception("cannot convert finding %s", finding.code)
         t = tuple(diagnostics)
@@ -297,6 +299,7 @@ class Diagnostics:
             uri_of,
             versions,
             encoding,
+            self.session.language,
         )
         if st.dirty:
             return False
@@ -337,7 +340,9 @@ class Diagnostics:
                 changed[path] = group
         if not changed:
             return
-        reports = await loop.run_in_executor(self.executor, convert_groups, snap, changed, uri_of, versions, encoding)
+        reports = await loop.run_in_executor(
+            self.executor, convert_groups, snap, changed, uri_of, versions, encoding, self.session.language
+        )
         if st.dirty or not snap.current:
             return  # obsolete: the next analysis publishes
         self._deliver(st, snap, reports, versions, complete=False, groups=changed)

@@ -41,13 +41,13 @@ def hover(server: GemstackServer, params: lsp.HoverParams) -> lsp.Hover | None:
     server.stats["hover"] += 1
     offset = convert.to_offset(ctx.source, params.position, ctx.encoding)
     if ctx.snapshot is None or ctx.rel is None:
-        info = ide.code_hover(ctx.text, offset)
+        info = ide.code_hover(ctx.text, offset, server.session.language)
         return (
             convert_ide.to_hover(info, ctx.source, ctx.encoding, ctx.client.markdown_hover)
             if info is not None
             else None
         )
-    options = ide.HoverOptions(ctx.settings.environment, ctx.settings.max_ledger_age_days)
+    options = ide.HoverOptions(ctx.settings.environment, ctx.settings.max_ledger_age_days, server.session.language)
     info = ide.hover(ctx.snapshot, ctx.rel, offset, options, _codes_under_cursor(server, ctx, offset))
     if info is None:
         return None

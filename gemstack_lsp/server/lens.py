@@ -7,11 +7,13 @@ analysis changes a repository's findings, clients that support it are asked to r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
 from gemstack_lsp import ide
+from gemstack_lsp.core.i18n import LENS_TITLE, localize
 from gemstack_lsp.server import convert_ide
 from gemstack_lsp.server.context import document_context
 from gemstack_lsp.server.requests import request
@@ -28,7 +30,9 @@ def code_lens(server: GemstackServer, params: lsp.CodeLensParams) -> list[lsp.Co
     server.stats["codeLens"] += 1
     options = analysis_options(ctx.settings, ctx.snapshot.options)
     infos = ide.code_lenses(ctx.snapshot, ctx.rel, options)
-    return [convert_ide.to_code_lens(i, ctx.source, ctx.encoding) for i in infos]
+    language = server.session.language  # the lens titles in the client's language
+    shown = [replace(i, title=localize(LENS_TITLE, i.title, language)) for i in infos]
+    return [convert_ide.to_code_lens(i, ctx.source, ctx.encoding) for i in shown]
 
 
 def _watch_analyses(server: GemstackServer) -> None:

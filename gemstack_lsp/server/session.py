@@ -16,6 +16,7 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp import containment
+from gemstack_lsp.core.i18n import Language, language_of_locale
 from gemstack_lsp.core.reader import OverlayReader
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
@@ -179,6 +180,9 @@ class Session:
         #: The client said the workspace is not trusted (``initializationOptions.trusted`` is
         #: false: VS Code's Restricted Mode): no git runs and no command writes a file.
         self.restricted = False
+        #: The language of every message the client is shown: Spanish when ``initialize``'s
+        #: ``locale`` starts with ``es``, else English (``core/i18n.py``).
+        self.language: Language = "en"
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -196,6 +200,7 @@ class Session:
         self.initialization_options = params.initialization_options
         options = params.initialization_options
         self.restricted = isinstance(options, dict) and options.get("trusted") is False
+        self.language = language_of_locale(params.locale)
 
     def add_folder(self, uri: str) -> None:
         path = convert.uri_to_path(uri)

@@ -429,6 +429,6 @@ def test_TEST_CONTEXT_H01_legacy_repository_passes_with_notice(
     )
     assert cli_main(["context", "verify", "--target", str(root)]) == 0
     out = capsys.readouterr().out
-    assert '[INFO] [LEGACY] No se detectó context-capsule.json en "specs/001-x" (Modo Legacy Context-Free).' in out
+    assert '[INFO] [LEGACY] No context-capsule.json was found in "specs/001-x" (legacy context-free mode).' in out
     assert verify(root, "specs/001-x").state == "LEGACY"
     assert list(check_repo(disk(root), AnalysisOptions())) == []

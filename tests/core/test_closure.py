@@ -17,6 +17,7 @@ import pytest
 
 from gemstack_lsp.core.closure import compute_closure_context, feature_closure_findings
 from gemstack_lsp.core.findings import Finding, Severity
+from gemstack_lsp.core.i18n import localize
 from gemstack_lsp.core.reader import MemoryReader, OverlayReader, RepositoryState, repository_state_of
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.rules import analyze
@@ -83,6 +84,11 @@ def test_the_fixture_lacks_the_active_features_closure_json(reference_repo: Path
     ]
     f = findings[0]
     assert f.message == (
+        'closure.json does not exist in specs/009-context-capsule. Run "gemstack collect" to produce the mechanical '
+        "evidence."
+    )
+    # In Spanish, the reference's own words (issue 18: one language per message).
+    assert localize(f.code, f.message, "es") == (
         'closure.json no existe en specs/009-context-capsule. Ejecuta "gemstack collect" para generar la evidencia '
         "mecánica."
     )
@@ -103,6 +109,10 @@ def test_an_edit_makes_the_evidence_stale(reference_repo: Path) -> None:
     assert [f.code for f in findings] == ["CLOSURE_EVIDENCE_STALE"]
     now = compute_closure_context(repo_at(reference_repo), ACTIVE).hash
     assert findings[0].message == (
+        'The closure evidence is out of date with the project\'s current state. Run "gemstack collect" again. '
+        f"(Recorded: {REFERENCE_HASH_009[:12]}..., Current: {now[:12]}...)"
+    )
+    assert localize(findings[0].code, findings[0].message, "es") == (
         'La evidencia de cierre está desactualizada respecto al estado actual del proyecto. Re-ejecuta "gemstack '
         f'collect". (Registrado: {REFERENCE_HASH_009[:12]}..., Actual: {now[:12]}...)'
     )
@@ -121,7 +131,7 @@ def test_no_closure_context_is_recorded_as_none(reference_repo: Path) -> None:
     assert schema.code == "CLOSURE_MANIFEST_INVALID" and schema.effective_severity is Severity.WARNING
     assert "'closure_context' is a required property" in schema.message
     assert finding.code == "CLOSURE_EVIDENCE_STALE"
-    assert f"(Registrado: none..., Actual: {REFERENCE_HASH_009[:12]}...)" in finding.message
+    assert f"(Recorded: none..., Current: {REFERENCE_HASH_009[:12]}...)" in finding.message
 
 
 def test_fresh_blocked_evidence_is_not_verified(reference_repo: Path) -> None:
@@ -130,6 +140,10 @@ def test_fresh_blocked_evidence_is_not_verified(reference_repo: Path) -> None:
     (finding,) = closure_codes(reference_repo)
     assert finding.code == "CLOSURE_NOT_VERIFIED"
     assert finding.message == (
+        'The manifest status is "BLOCKED". Blockers: '
+        '[{"code":"REQUIRED_TEST_FAILED","message":"TEST-CONTEXT-A01 failed"}]'
+    )
+    assert localize(finding.code, finding.message, "es") == (
         'Estado del manifiesto es "BLOCKED". Bloqueadores: '
         '[{"code":"REQUIRED_TEST_FAILED","message":"TEST-CONTEXT-A01 failed"}]'
     )
@@ -140,7 +154,11 @@ def test_unparsable_closure_json(reference_repo: Path) -> None:
     (reference_repo / ACTIVE.closure).write_text('{"status": "VERIFIED",}\n', "utf-8")
     (finding,) = closure_codes(reference_repo)
     assert finding.code == "CLOSURE_MANIFEST_INVALID"
-    assert finding.message.startswith("closure.json tiene formato JSON inválido: ")
+    assert finding.message.startswith("closure.json is not valid JSON: ")
+    # Never half and half: the parser's error is translated with the rest.
+    spanish = localize(finding.code, finding.message, "es")
+    assert spanish.startswith("closure.json tiene formato JSON inválido: ")
+    assert spanish != finding.message and "Unexpected" not in spanish
     assert finding.effective_severity is Severity.BLOCKER
     assert finding.span is not None and finding.span.start == len('{"status": "VERIFIED"')
 

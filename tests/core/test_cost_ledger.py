@@ -332,3 +332,32 @@ def test_js_number_prints_like_javascript() -> None:
         "50",
     ]
     assert check_staleness(UNDEFINED, NOW).message == "Capability entry missing required freshness_date"
+
+
+@pytest.mark.parametrize(
+    ("freshness_date", "age"),
+    [
+        ("2026-9-1", 92),
+        ("2026-02-30", 275),  # 2 March: the day rolls over, as in JavaScript
+        ("Tue, 01 Sep 2026 00:00:00 GMT", 92),
+        ("2026-09-01 10:00:00", 91),  # a date-time without a zone is read as UTC
+    ],
+)
+def test_dates_javascript_accepts_are_stale_warnings_not_invalid(freshness_date: str, age: int) -> None:
+    """Issue 18: the reference reads these with Date.parse; too old is a warning, never COST_LEDGER_INVALID."""
+    ledger = {
+        "version": 1,
+        "currency": "USD",
+        "providers": {
+            "p": {
+                "type": "COMMERCIAL",
+                "pricing_model": "PER_CALL",
+                "capabilities": {
+                    "a.b": {"cost_state": "BILLABLE", "estimated_unit_cost": 1, "freshness_date": freshness_date}
+                },
+            }
+        },
+    }
+    result = load_ledger("cost-ledger.json", json.dumps(ledger), now=NOW)
+    assert [f.code for f in result.findings] == ["STALE_PROVIDER_COST_ASSUMPTION"]
+    assert f'"{freshness_date}" is {age} days old' in result.findings[0].message

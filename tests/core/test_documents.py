@@ -253,7 +253,10 @@ def test_FROZEN_ARTIFACT_CHANGED_on_state_json_and_on_the_artifact() -> None:
     tasks = f"{F009}/tasks.md"
     files[tasks] = files[tasks].replace(b"- [x] **T001:", b"- [ ] **T001:", 1)
     findings = check(files)
-    assert codes(findings) == ["FROZEN_ARTIFACT_CHANGED", "FROZEN_ARTIFACT_CHANGED"]
+    # The unticked box also contradicts the header's `TASKS_COMPLETE` (issue 18).
+    expected = ["FROZEN_ARTIFACT_CHANGED", "FROZEN_ARTIFACT_CHANGED", "TASKS_LIFECYCLE_CONTRADICTED"]
+    assert sorted(codes(findings)) == expected
+    findings = [f for f in findings if f.code == "FROZEN_ARTIFACT_CHANGED"]
     on_state, on_tasks = sorted(findings, key=lambda f: f.path)
     assert on_state.path == ".gemstack/state.json"
     state_text = files[".gemstack/state.json"].decode("utf-8")

@@ -43,11 +43,15 @@ def test_fixture_repository_model() -> None:
         ({".gemstack/state.json": '{"active_spec": "specs\\\\a\\\\"}', "specs/a/spec.md": ""}, "a"),
         # The active spec is the state's word even when its folder is missing (that is a finding).
         ({".gemstack/state.json": '{"active_spec": "specs/gone"}'}, "gone"),
+        # A path through the parent that comes back inside the root is the feature it names.
+        ({".gemstack/state.json": '{"active_spec": "../repo/specs/a"}', "specs/a/spec.md": ""}, "a"),
+        ({".gemstack/state.json": '{"active_spec": "../other/specs/a"}', "specs/a/spec.md": ""}, None),
         # Not a feature folder: no active feature.
         ({".gemstack/state.json": '{"active_spec": "docs/a"}', "docs/a/spec.md": ""}, None),
-        # No state, or no active spec in it: specs/current when it exists ...
-        ({"specs/current/spec.md": ""}, "current"),
-        ({".gemstack/state.json": '{"active_spec": null}', "specs/current/spec.md": ""}, "current"),
+        # No state, or no active spec in it: no active feature. The reference's verify checks
+        # none; only its `context` command falls back to a Gemstack 0.x specs/current ...
+        ({"specs/current/spec.md": ""}, None),
+        ({".gemstack/state.json": '{"active_spec": null}', "specs/current/spec.md": ""}, None),
         # ... and never the reference's hard-coded 009 folder.
         ({"specs/009-context-capsule/spec.md": ""}, None),
         # A state the reference cannot parse is ignored, as the reference ignores it.

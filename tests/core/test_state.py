@@ -148,9 +148,9 @@ def test_upstream_shipped_state_has_no_active_feature_and_its_last_feature() -> 
     assert state is not None and state.active_spec is None
     assert state.last_completed_feature is not None
     assert state.last_completed_feature.value == "specs/007-mechanical-test-matrix-closure-evidence/"
-    # active_spec null: the reference falls back to specs/current.
-    active = repo.active_feature()
-    assert active is not None and active.name == "current"
+    # active_spec null: the reference's verify checks no feature (only `context` would fall
+    # back to specs/current when choosing what to generate).
+    assert repo.active_feature() is None
 
 
 def test_upstream_active_spec_in_closure_phase() -> None:
@@ -202,6 +202,15 @@ def test_partial_tree_survives_a_syntax_error() -> None:
         ("/elsewhere/specs/009-x", None, None, "lies outside the repository"),
         ("specs/a/../b", "specs/b", "b", None),
         ("../specs/x", None, None, "leads outside the repository"),
+        # Through the parent and back into the root, as Node's path.resolve reads it (issue 18).
+        ("../repo/specs/009-x", "specs/009-x", "009-x", None),
+        ("..\\repo\\specs\\009-x\\", "specs/009-x", "009-x", None),
+        ("../repo/../repo/specs/009-x", "specs/009-x", "009-x", None),
+        ("../repo", None, None, "names the repository root"),
+        ("../repository/specs/009-x", None, None, "leads outside the repository"),
+        ("../REPO/specs/009-x", None, None, "leads outside the repository"),
+        # Above "/" is "/" again, so this comes back inside too, as in Node.
+        ("../../repo/specs/009-x", "specs/009-x", "009-x", None),
         ("features/x", "features/x", None, "is not a feature folder under specs/"),
         ("specs/x/sub", "specs/x/sub", None, "is not a feature folder under specs/"),
     ],

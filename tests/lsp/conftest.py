@@ -252,6 +252,7 @@ async def make_client() -> AsyncIterator[MakeClient]:
         watch: Path | None = None,
         options: Any = None,
         tweak: Callable[[lsp.ClientCapabilities], None] | None = None,
+        locale: str | None = None,
     ) -> Harness:
         client = LanguageClient(converter_factory=default_converter)
         register_lsp_features(client, {m: f for m, f in DEFAULT_CLIENT_FEATURES.items() if m not in _OWN_HANDLERS})
@@ -274,6 +275,7 @@ async def make_client() -> AsyncIterator[MakeClient]:
                     root_uri=path_to_uri(root),
                     workspace_folders=[lsp.WorkspaceFolder(uri=path_to_uri(root), name=root.name)],
                     initialization_options=options,
+                    locale=locale,
                 )
             ),
             WAIT,

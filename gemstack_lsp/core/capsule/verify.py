@@ -64,7 +64,7 @@ from gemstack_lsp.core.jsonspan import JsonNode, JsonPath, member_span, value_sp
 from gemstack_lsp.core.jsonspan import parse_json as parse_spans
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
-from gemstack_lsp.core.state import active_spec_folder
+from gemstack_lsp.core.state import active_spec_folder, relative_inside
 from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
 
@@ -97,7 +97,7 @@ UPGRADE_D_CONTRACTS = frozenset(
     }
 )
 
-LEGACY_NOTICE = '[LEGACY] No se detectó context-capsule.json en "{feature}" (Modo Legacy Context-Free).'
+LEGACY_NOTICE = '[LEGACY] No context-capsule.json was found in "{feature}" (legacy context-free mode).'
 
 #: Phases at which a missing capsule blocks (seed section 18: warning in dev, blocker at ship).
 _SHIP_PHASES = frozenset({"verification", "ship"})
@@ -362,14 +362,24 @@ def _recorded_sources(capsule: Mapping[str, Any]) -> list[dict[str, Any]] | None
 def _freshness(
     repo: GemstackRepo, c: _Collector, fp: str, capsule: Mapping[str, Any], sources: list[dict[str, Any]]
 ) -> dict[str, str]:
-    """Re-hash every recorded source; returns role -> path for the first unchanged source of each role."""
+    """Re-hash every recorded source; returns role -> path for the first unchanged source of each role.
+
+    A source's role is the one its path implies (``<feature>/spec.md`` is the SPECIFICATION,
+    whatever label the capsule gives it): the checks that read a source (dropped rules, claims)
+    find it by path, so relabelling an entry cannot switch them off. A label that contradicts
+    its path is itself an authority conflict. Only a path that is none of the feature's sources
+    keeps its recorded label.
+    """
     unchanged: dict[str, str] = {}
     seen_roles: set[str] = set()
     recorded: set[str] = set()
+    role_of_path = {path: role for role, path in candidate_paths(fp)}
     for i, src in enumerate(sources):
         raw_path = src["path"]
         role = src.get("role")
-        rel = clean_repo_path(raw_path)
+        # A path through the parent that comes back inside the root (the reference records the
+        # active_spec as written: "../repo/specs/a/spec.md") names that file, as Node joins it.
+        rel = clean_repo_path(raw_path) or relative_inside(raw_path, repo.root)
         at: JsonPath = ("provenance", "sources", i)
         if rel is None:
             c.add(
@@ -380,6 +390,17 @@ def _freshness(
             )
             continue
         recorded.add(rel)
+        expected = role_of_path.get(rel)
+        if expected is not None and role != expected:
+            c.add(
+                "CONTEXT_CAPSULE_AUTHORITY_CONFLICT",
+                f'Capsule records {raw_path} with role "{js_string(role if "role" in src else UNDEFINED)}", '
+                f"but that file is the feature's {expected} source.",
+                at=(*at, "role") if "role" in src else at,
+                subject=raw_path,
+                data={"source": rel, "role": expected},
+            )
+            role = expected
         try:
             current = hash_source(repo, rel)
         except SourceError as exc:

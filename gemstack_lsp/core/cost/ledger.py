@@ -33,7 +33,7 @@ from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jscompat import (
     UNDEFINED,
     is_js_number,
-    js_date_parse,
+    js_date_parse_ms,
     js_property_order,
     js_string,
     json_stringify,
@@ -50,6 +50,8 @@ from gemstack_lsp.core.jsonspan import (
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 COST_STATES: Final = ("FREE", "BILLABLE", "POTENTIALLY_BILLABLE", "UNKNOWN")
 PROVIDER_TYPES: Final = ("COMMERCIAL", "LOCAL", "MOCK")
@@ -302,7 +304,11 @@ def validate_schema(root: JsonNode) -> list[SchemaIssue]:
             caps = provider["capabilities"]
             cap_order = {k: i for i, k in enumerate(js_property_order(caps))}
             for cid, cap in caps.items():
-                if isinstance(cap, dict) and "freshness_date" in cap and js_date_parse(cap["freshness_date"]) is None:
+                if (
+                    isinstance(cap, dict)
+                    and "freshness_date" in cap
+                    and js_date_parse_ms(cap["freshness_date"]) is None
+                ):
                     add(
                         f'Capability "{pid}.{cid}" has invalid freshness_date: "{js_string(cap["freshness_date"])}"',
                         ("providers", pid, "capabilities", cid, "freshness_date"),
@@ -394,12 +400,13 @@ def check_staleness(freshness_date: Any, now: dt.datetime, max_age_days: int = D
     """
     if freshness_date is UNDEFINED or freshness_date is None or freshness_date in ("", 0, False):
         return Staleness(True, None, "Capability entry missing required freshness_date")
-    parsed = js_date_parse(freshness_date)
+    parsed = js_date_parse_ms(freshness_date)
     if parsed is None:
         return Staleness(True, None, f'Invalid freshness_date: "{js_string(freshness_date)}"')
     if now.tzinfo is None:
         now = now.replace(tzinfo=dt.UTC)
-    diff_ms = (now - parsed) // dt.timedelta(milliseconds=1)
+    now_ms = (now - _EPOCH) // dt.timedelta(milliseconds=1)
+    diff_ms = now_ms - parsed
     age = diff_ms // 86_400_000
     if age > max_age_days:
         return Staleness(

@@ -70,6 +70,8 @@ CASES: list[Case] = [
         # Not a task header: indented, or without the bold id.
         "tasks-not-headers",
         {TASKS: doc("  - [ ] **T001: Indented**", "- [ ] T002: not bold", "- [ ] **T 3: space in id**")},
+        # The reference sees no task at all: an information finding on the first item says so.
+        (("TASKS_UNREAD_BY_REFERENCE", TASKS, 0, 0),),
     ),
     Case(
         # JavaScript's \s takes a no-break space: still a header.

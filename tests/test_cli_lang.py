@@ -1,0 +1,119 @@
+"""The CLI's language (issue 18, item 7): English by default; Spanish with ``--lang es`` or a
+Spanish ``LC_ALL``/``LC_MESSAGES``/``LANG``; the flag wins; every message of the run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gemstack_lsp.cli import main
+from tests.conftest import REFERENCE_REPO
+
+ROOT = Path(__file__).parent.parent
+CLOSURE_EN = 'closure.json does not exist in specs/009-context-capsule. Run "gemstack collect"'
+CLOSURE_ES = 'closure.json no existe en specs/009-context-capsule. Ejecuta "gemstack collect"'
+
+
+@pytest.fixture
+def no_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main([*argv])
+    return code, capsys.readouterr().out
+
+
+def test_english_by_default(no_locale: None, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _check(capsys, "check", str(REFERENCE_REPO))
+    assert code == 1
+    assert CLOSURE_EN in out and CLOSURE_ES not in out
+    assert out.splitlines()[-1].endswith("(1 repository checked).")
+    assert ": error CLOSURE_MANIFEST_MISSING " in out
+
+
+@pytest.mark.parametrize("argv", [["--lang", "es", "check"], ["check", "--lang", "es"], ["check", "--lang=es"]])
+def test_lang_flag_anywhere(no_locale: None, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out = _check(capsys, *argv, str(REFERENCE_REPO))
+    assert code == 1
+    assert CLOSURE_ES in out and CLOSURE_EN not in out
+    assert out.splitlines()[-1].endswith("(1 repositorio comprobado).")
+    assert ": error CLOSURE_MANIFEST_MISSING " in out
+
+
+@pytest.mark.parametrize("variable", ["LANG", "LC_ALL", "LC_MESSAGES"])
+def test_spanish_locale(
+    no_locale: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    monkeypatch.setenv(variable, "es_ES.UTF-8")
+    _, out = _check(capsys, "check", str(REFERENCE_REPO))
+    assert CLOSURE_ES in out
+
+
+def test_the_flag_wins_over_the_locale(
+    no_locale: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    _, out = _check(capsys, "check", "--lang", "en", str(REFERENCE_REPO))
+    assert CLOSURE_EN in out and CLOSURE_ES not in out
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    _, out = _check(capsys, "check", "--lang", "es", str(REFERENCE_REPO))
+    assert CLOSURE_ES in out
+
+
+def test_json_messages_follow_the_language(no_locale: None, capsys: pytest.CaptureFixture[str]) -> None:
+    _, english = _check(capsys, "check", "--format", "json", str(REFERENCE_REPO))
+    _, spanish = _check(capsys, "--lang", "es", "check", "--format", "json", str(REFERENCE_REPO))
+    en, es = json.loads(english), json.loads(spanish)
+    assert [f["code"] for f in es["findings"]] == [f["code"] for f in en["findings"]]
+    assert [f["fingerprint"] for f in es["findings"]] == [f["fingerprint"] for f in en["findings"]]
+    for a, b in zip(en["findings"], es["findings"], strict=True):
+        assert a["message"] != b["message"]
+        assert a["severity"] == b["severity"]  # format words, not text
+    assert es["summary"] == en["summary"]
+
+
+def test_sarif_rules_in_spanish(no_locale: None, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = _check(capsys, "--lang", "es", "check", "--format", "sarif", str(REFERENCE_REPO))
+    log = json.loads(out)
+    rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["CONTEXT_CAPSULE_MISSING"]["shortDescription"]["text"] == "La feature no tiene context capsule."
+    messages = [r["message"]["text"] for r in log["runs"][0]["results"]]
+    assert any(m.startswith(CLOSURE_ES) for m in messages)
+
+
+def test_a_bad_lang_is_a_usage_error(no_locale: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--lang", "fr", str(REFERENCE_REPO)]) == 2
+    assert "--lang must be en or es" in capsys.readouterr().err
+    assert main(["check", "--lang"]) == 2
+
+
+def test_plan_keeps_its_arguments(no_locale: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """`plan` forwards its arguments verbatim to the reference helper's parser: --lang is not taken."""
+    code = main(["plan", "read-plan", "--lang", "es"])
+    captured = capsys.readouterr()
+    assert code != 0 and "--lang" in captured.err + captured.out
+
+
+def test_a_spanish_shell_in_a_real_process(tmp_path: Path) -> None:
+    """The installed entry point in a subprocess with LANG=es_ES.UTF-8 (the environment a user has)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    env["LANG"] = "es_ES.UTF-8"
+    env["PYTHONPATH"] = str(ROOT)
+    run = subprocess.run(
+        [sys.executable, "-m", "gemstack_lsp", "check", str(REFERENCE_REPO)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert run.returncode == 1
+    assert CLOSURE_ES in run.stdout
+    assert run.stdout.splitlines()[-1].startswith("1 error, ")

@@ -1,6 +1,6 @@
 """What an analysis needs besides the files: the clock, the user's limits, the checks switched off.
 
-A leaf module (it imports nothing of the core), so every check, the host, the IDE layer and
+A leaf module (it imports only the policy value type), so every check, the host, the IDE layer and
 the server can name ``AnalysisOptions`` without importing ``rules`` and what it imports.
 """
 
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+
+from gemstack_lsp.core.policy import FindingPolicy
 
 #: The environment tiers a gate preview may run in, in the order the settings list them.
 ENVIRONMENTS = ("development", "test", "ci", "staging", "production")
@@ -25,6 +27,10 @@ class AnalysisOptions:
     environment: str = "development"
     #: Check families switched off by the user ("capsule", "cost", "documents").
     disabled: frozenset[str] = field(default_factory=frozenset)
+    #: The repository's decisions about findings (``core.config``), applied where findings
+    #: leave the analysis (``core.policy.apply_policy``); part of the options so that a change
+    #: to them brings every published finding up to date.
+    policy: FindingPolicy = field(default_factory=FindingPolicy)
 
     def clock(self) -> dt.datetime:
         return self.now if self.now is not None else dt.datetime.now(dt.UTC)

@@ -39,6 +39,7 @@ from lsprotocol import types as lsp
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.text import Encoding
 from gemstack_lsp.host import Snapshot
+from gemstack_lsp.ide import suppressed
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.settings import analysis_options
 
@@ -128,7 +129,14 @@ def convert_groups(
     out: dict[str, FileReport] = {}
     for path, group in groups.items():
         diagnostics = []
-        for finding in group:
+        # The repository's configuration and suppressions, applied where findings leave the
+        # analysis (the same function as `gemstack-lsp check`).
+        try:
+            shown = suppressed.outcome(snap, path, group).visible
+        except Exception:  # a broken policy must not hide the findings
+            log.exception("applying the configuration to %s failed", path)
+            shown = group
+        for finding in shown:
             try:
                 diagnostics.append(convert.to_diagnostic(finding, view_of, encoding))
             except Exception:  # a malformed finding must not hide the others

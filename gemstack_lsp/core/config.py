@@ -17,6 +17,7 @@ The file is ``.gemstack/lsp.toml`` (top-level keys) or, when that file does not 
 
     [[overrides]]                       # in order; a later entry wins
     paths = ["specs/010-*/**"]
+    reason = "010 is a legacy feature, frozen before the fences were checked"
     ignore = ["FENCE_UNSEEN_BY_REFERENCE"]
     severity = { CONTEXT_CAPSULE_STALE = "hint" }
 
@@ -246,9 +247,17 @@ def _parse_toml(path: str, data: bytes) -> tuple[str | None, dict[str, Any] | No
         m = _AT.search(message)
         offset = _offset_of(text, int(m.group(1)), int(m.group(2))) if m else len(text)
         clean = _AT.sub("", message).strip()
-        return text, None, _error(path, f"Not valid TOML: {clean}; the configuration is not used.", _point(text, offset))
+        return (
+            text,
+            None,
+            _error(path, f"Not valid TOML: {clean}; the configuration is not used.", _point(text, offset)),
+        )
     except Exception as exc:  # tomllib raises ValueError (and worse) on inputs it cannot hold
-        return text, None, _error(path, f"Cannot be read as TOML ({type(exc).__name__}); the configuration is not used.", None)
+        return (
+            text,
+            None,
+            _error(path, f"Cannot be read as TOML ({type(exc).__name__}); the configuration is not used.", None),
+        )
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -284,7 +293,10 @@ class _Validator:
         self.families = known_families()
 
     def warn(self, message: str, key: str, after: int = 0) -> None:
-        self.findings.append(_warning(self.path, message, self.spans.key(key, after)))
+        span = self.spans.key(key, after)
+        if span is None and after < len(self.spans.text):
+            span = _point(self.spans.text, after)
+        self.findings.append(_warning(self.path, message, span))
 
     def target(self, name: Any, where: str, after: int) -> str | None:
         """A code or family name, or ``None`` (with a finding) when it is not one."""
@@ -346,11 +358,17 @@ class _Validator:
                 self.warn(f"{where} needs 'paths', a non-empty array of globs; the entry is skipped", "paths", after)
                 continue
             for key in entry:
-                if key not in ("paths", "severity", "ignore"):
-                    self.warn(f"{where}: unknown key {key!r} skipped (paths, severity, ignore)", str(key), after)
+                if key not in ("paths", "severity", "ignore", "reason"):
+                    self.warn(
+                        f"{where}: unknown key {key!r} skipped (paths, severity, ignore, reason)", str(key), after
+                    )
+            reason = entry.get("reason", "")
+            if not isinstance(reason, str):
+                self.warn(f"{where}: 'reason' must be a string; skipped", "reason", after)
+                reason = ""
             severity = self.severity(entry.get("severity", {}), "severity", after)
             ignore = self.ignore(entry.get("ignore", []), "ignore", after)
-            rules.append(PathRule(tuple(paths), severity, ignore))
+            rules.append(PathRule(tuple(paths), severity, ignore, reason.strip()))
         return tuple(rules)
 
 

@@ -90,6 +90,8 @@ class PathRule:
     paths: tuple[str, ...]
     severity: tuple[tuple[str, str], ...] = ()
     ignore: frozenset[str] = frozenset()
+    #: Why the team decided so (shown where a hidden finding is explained).
+    reason: str = ""
 
     def matches(self, path: str) -> bool:
         return any(glob_matches(g, path) for g in self.paths)
@@ -245,7 +247,8 @@ def _configured(finding: Finding, policy: FindingPolicy) -> tuple[str | None, st
         if rule.matches(finding.path):
             decided = _decide(finding.code, family, dict(rule.severity), rule.ignore)
             if decided is not None:
-                word, where = decided, f"{policy.source} ([[overrides]] entry {i + 1})"
+                why = f": {rule.reason}" if rule.reason else ""
+                word, where = decided, f"{policy.source} ([[overrides]] entry {i + 1}){why}"
     return word, where
 
 
@@ -295,12 +298,11 @@ def apply_policy(
             return None
         return f if f.effective_severity is level else replace(f, severity=level)
 
+    decided: dict[int, Finding | None] = {}
     for f in plain:
         shown = configured(f)
-        if shown is None:
-            continue
-        if not is_silenceable(f.code) or f.code in SUPPRESSION_CODES:
-            visible.append(shown)
+        decided[id(f)] = shown
+        if shown is None or not is_silenceable(f.code) or f.code in SUPPRESSION_CODES:
             continue
         silenced = False
         for i, (_, d) in enumerate(directives):
@@ -321,19 +323,24 @@ def apply_policy(
                             "its contextHash was recorded for other phase hashes or contracts."
                         )
                     break
-        if not silenced:
-            visible.append(shown)
+        if silenced:
+            decided[id(f)] = None
 
-    for i, (marker, d) in enumerate(directives):
+    index = {id(marker): i for i, (marker, _) in enumerate(directives)}
+    for f in findings:
+        if id(f) not in index:
+            kept = decided.get(id(f))
+            if kept is not None:
+                visible.append(kept)
+            continue
+        i = index[id(f)]
+        d = directives[i][1]
         unused = sorted(d.codes - used.get(i, set()))
         if not unused:
             continue
         names = ", ".join(unused)
         where = "in this file" if d.kind == "file" else "on the line or block it precedes"
-        rewritten = replace(marker, message=f"This suppression silences nothing: no {names} finding {where}.")
-        shown = configured(rewritten)
+        shown = configured(replace(f, message=f"This suppression silences nothing: no {names} finding {where}."))
         if shown is not None:
             visible.append(shown)
-    order = {id(f): n for n, f in enumerate(findings)}
-    visible.sort(key=lambda f: (f.path, f.span.start if f.span else -1, f.code, order.get(id(f), 0)))
     return PolicyOutcome(tuple(visible), tuple(hidden), notes)

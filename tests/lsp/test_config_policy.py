@@ -158,7 +158,15 @@ async def test_ignore_quick_fixes_and_the_hover_of_a_hidden_finding(client_kind:
         assert text.lstrip(" ").startswith("<!-- gemstack-lsp-ignore FENCE_UNSEEN_BY_REFERENCE ") and text.endswith(
             " -->\n"
         )
-        assert "Ignore FENCE_UNSEEN_BY_REFERENCE in this repository" in by_title or not (root / CONFIG).exists()
+        repository = by_title.get("Ignore FENCE_UNSEEN_BY_REFERENCE in this repository")
+        if client_kind == "vscode":
+            # No configuration yet: the edit creates .gemstack/lsp.toml, then writes the code into it.
+            assert repository is not None and repository.edit is not None
+            ops = repository.edit.document_changes or []
+            assert isinstance(ops[0], lsp.CreateFile) and ops[0].uri == path_to_uri(root / CONFIG)
+            assert ops[1].edits[0].new_text == 'ignore = ["FENCE_UNSEEN_BY_REFERENCE"]\n'
+        else:
+            assert repository is None  # this client cannot create the file through an edit
 
         # The comment with its reason, as the user finishes it: the finding is hidden, the hover says why.
         comment = "<!-- gemstack-lsp-ignore FENCE_UNSEEN_BY_REFERENCE read by gemstack-lsp only -->\n"

@@ -40,8 +40,8 @@ from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.text import Encoding
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.ide import suppressed
-from gemstack_lsp.server import convert
-from gemstack_lsp.server.settings import analysis_options
+from gemstack_lsp.server import convert, settings_sync
+from gemstack_lsp.server.settings import analysis_options, is_project_file
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -638,6 +638,10 @@ class Diagnostics:
                 for rel in changed:
                     host.file_changed(rel)
                 self.schedule(root)
+                for rel in changed:
+                    if is_project_file(rel):
+                        # A client without file watching: the configuration applies without restart too.
+                        await settings_sync.project_file_changed(self.server, convert.path_to_uri(f"{root}/{rel}"))
 
     def status(self) -> dict[str, Any]:
         """Counters for tests and benchmarks (``gemstack/status``)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from lsprotocol import types as lsp
+from pytest_lsp import client_capabilities
 from test_multiroot import _CONF, eventually, settings_of, start_workspace
 
 from gemstack_lsp.cli import main
@@ -220,3 +221,26 @@ async def test_ignore_in_this_repository_edits_the_project_file(client_kind: str
         watched(h, root / CONFIG)
         await eventually(lambda: h.diagnostics(PLAN), lambda ds: not any(d.code == "BINDINGS_PARSE_ERROR" for d in ds))
         assert not any(d.code == "BINDINGS_PARSE_ERROR" for d in await h.diagnostics(PLAN))
+
+
+async def test_a_client_without_file_watching_gets_the_new_file_too(
+    client_kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import test_multiroot
+
+    def no_watchers(name: str) -> lsp.ClientCapabilities:
+        caps = client_capabilities(name)
+        if caps.workspace is not None:
+            caps.workspace.did_change_watched_files = None
+        return caps
+
+    monkeypatch.setattr(test_multiroot, "client_capabilities", no_watchers)
+    root = demo_copy(tmp_path, "max-ledger-age-days = 30\n")
+    async with start_workspace(client_kind, [root]) as h:
+        s = await eventually(lambda: settings_of(h, root / TASKS), lambda s: s["max_ledger_age_days"] == 30)
+        assert s["max_ledger_age_days"] == 30
+        await h.settle()  # the analysis has read the file: a later change is a change
+        (root / CONFIG).write_text("max-ledger-age-days = 45\n", "utf-8")
+        # No didChangeWatchedFiles: the server's own disk sweep (every few seconds) finds it.
+        s = await eventually(lambda: settings_of(h, root / TASKS), lambda s: s["max_ledger_age_days"] == 45, 600)
+        assert s["max_ledger_age_days"] == 45

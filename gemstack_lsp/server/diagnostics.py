@@ -99,8 +99,13 @@ class RootState:
 
     @property
     def findings(self) -> list[Finding]:
-        """Every finding last delivered, sorted by path and position."""
-        return [f for path in sorted(self.groups) for f in self.groups[path]]
+        """Every finding last delivered, sorted by path and position, as published: the
+        repository's configuration and suppressions applied (what `check` prints)."""
+        out: list[Finding] = []
+        for path in sorted(self.groups):
+            group = self.groups[path]
+            out.extend(suppressed.outcome(self.snapshot, path, group).visible if self.snapshot is not None else group)
+        return out
 
 
 def result_id(diagnostics: tuple[lsp.Diagnostic, ...]) -> str:

@@ -324,7 +324,7 @@ def register(server: GemstackServer) -> None:
             "severity": dict(policy.severity),
             "ignore": sorted(policy.ignore),
             "overrides": [
-                {"paths": list(r.paths), "severity": dict(r.severity), "ignore": sorted(r.ignore)}
+                {"paths": list(r.paths), "severity": dict(r.severity), "ignore": sorted(r.ignore), "reason": r.reason}
                 for r in policy.overrides
             ],
         }

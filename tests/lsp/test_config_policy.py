@@ -94,6 +94,14 @@ async def test_the_editor_and_check_agree_with_a_configuration(
             for uri, ds in published.items()
         }
         assert got == {uri: sorted(items) for uri, items in expected.items()}
+        # The workspace check command counts what is shown, as check does.
+        result = _CONF._plain(
+            await h.request(lsp.WORKSPACE_EXECUTE_COMMAND, lsp.ExecuteCommandParams(command="gemstack.checkWorkspace"))
+        )
+        counts: dict[str, int] = {}
+        for _, severity, _, _ in flat:
+            counts[severity] = counts.get(severity, 0) + 1
+        assert result["totals"] == counts
 
 
 async def test_a_broken_file_is_a_diagnostic_and_the_previous_one_stays(client_kind: str, tmp_path: Path) -> None:

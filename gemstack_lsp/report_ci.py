@@ -56,8 +56,20 @@ GITLAB_SEVERITY = {
 }
 
 
+#: Control characters other than CR and LF (which GitHub's own escapes cover): written as
+#: visible ``\\uXXXX`` text, so a repository string cannot drive the log viewer or a terminal.
+_CONTROL = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _visible(text: str) -> str:
+    """One line of text with every control character (line breaks included) written as ``\\uXXXX``."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text).replace("\r", "\\u000d").replace("\n", "\\u000a")
+
+
 def escape_github_data(text: str) -> str:
-    """A workflow command's message: ``%``, CR and LF escaped (GitHub's ``escapeData``)."""
+    """A workflow command's message: ``%``, CR and LF escaped (GitHub's ``escapeData``), other
+    control characters written as ``\\uXXXX``."""
+    text = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -143,7 +155,8 @@ def render_suppressed(hidden: Sequence[tuple[RepoReport, HiddenFinding]], cwd: P
         f = h.finding
         start, _ = finding_range(r.repo, f, "utf-32")
         where = display_path(r.root, f.path, cwd)
-        lines.append(f"{where}:{start.line + 1}:{start.character + 1}: suppressed {f.code} ({h.reason})")
+        line = f"{where}:{start.line + 1}:{start.character + 1}: suppressed {f.code} ({h.reason})"
+        lines.append(_visible(line))
     if not lines:
         return ""
     return "".join(line + "\n" for line in lines)

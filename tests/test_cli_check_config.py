@@ -155,6 +155,7 @@ def test_github_format(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_github_escaping_cannot_forge_a_command() -> None:
     assert escape_github_data("50% done\r\n::error::forged") == "50%25 done%0D%0A::error::forged"
     assert escape_github_property("a,b:c%\n") == "a%2Cb%3Ac%25%0A"
+    assert escape_github_data("\x1b]0;title\x07\x1b[2J") == "\\u001b]0;title\\u0007\\u001b[2J"
 
 
 def test_gitlab_format(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:

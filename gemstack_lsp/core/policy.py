@@ -24,6 +24,7 @@ configuration.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -252,6 +253,39 @@ def _configured(finding: Finding, policy: FindingPolicy) -> tuple[str | None, st
     return word, where
 
 
+class _DirectiveIndex:
+    """The comment directives of one file, found for a finding without looking at every one.
+
+    Whole-file directives are indexed by code. The ranges of the others never partly overlap
+    (a range is one line, or a fenced block, after a comment that stands outside every block),
+    so the range that may hold an offset is found by bisection on the ranges' starts.
+    """
+
+    def __init__(self, directives: Sequence[Suppression]) -> None:
+        self.by_code: dict[str, list[int]] = {}
+        scopes: dict[int, list[int]] = {}
+        self.ends: dict[int, int] = {}
+        for i, d in enumerate(directives):
+            if d.kind == "file":
+                for code in d.codes:
+                    self.by_code.setdefault(code, []).append(i)
+            else:
+                scopes.setdefault(d.start, []).append(i)
+                self.ends[d.start] = max(self.ends.get(d.start, d.end), d.end)
+        self.starts = sorted(scopes)
+        self.scopes = scopes
+
+    def candidates(self, finding: Finding) -> list[int]:
+        out = list(self.by_code.get(finding.code, ()))
+        if finding.span is not None and self.starts:
+            at = bisect.bisect_right(self.starts, finding.span.start) - 1
+            if at >= 0:
+                start = self.starts[at]
+                if finding.span.start < self.ends[start]:
+                    out.extend(self.scopes[start])
+        return out
+
+
 def _directive(finding: Finding) -> Suppression | None:
     if finding.code != "SUPPRESSION_UNUSED":
         return None
@@ -298,6 +332,10 @@ def apply_policy(
             return None
         return f if f.effective_severity is level else replace(f, severity=level)
 
+    comments = _DirectiveIndex([d for _, d in directives])
+    by_fingerprint: dict[str | None, list[Suppression]] = {}
+    for ex in exceptions:
+        by_fingerprint.setdefault(ex.fingerprint, []).append(ex)
     decided: dict[int, Finding | None] = {}
     for f in plain:
         shown = configured(f)
@@ -305,14 +343,15 @@ def apply_policy(
         if shown is None or not is_silenceable(f.code) or f.code in SUPPRESSION_CODES:
             continue
         silenced = False
-        for i, (_, d) in enumerate(directives):
+        for i in comments.candidates(f):
+            d = directives[i][1]
             if d.covers(f):
                 used.setdefault(i, set()).add(f.code)
                 if not silenced:
                     hidden.append(HiddenFinding(shown, "comment", d.describe(), d))
                     silenced = True
         if not silenced:
-            for ex in exceptions:
+            for ex in by_fingerprint.get(f.fingerprint, ()):
                 if ex.covers(f):
                     if ex.in_force:
                         hidden.append(HiddenFinding(shown, "accepted-exception", ex.describe(), ex))

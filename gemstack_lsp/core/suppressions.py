@@ -6,8 +6,9 @@ fenced block::
     <!-- gemstack-lsp-ignore CODE[,CODE...] reason... -->
     <!-- gemstack-lsp-ignore-file CODE[,CODE...] reason... -->
 
-A comment alone on its line silences those codes on the next non-blank line, or, when that line
-opens a fenced block, on the whole block (through its closing fence). A comment after other
+A comment alone on its line silences those codes on the next non-blank line (suppression
+comments stacked above it share it), or, when that line opens a fenced block, on the whole
+block (through its closing fence). A comment after other
 text on a line silences that line. The ``-file`` form silences the codes anywhere in the file.
 The reason is required. A comment without a reason, without a code, naming a code the
 catalogue does not know, or naming a code that cannot be silenced (``policy.UNSILENCEABLE``,
@@ -27,6 +28,7 @@ its ``reason`` (default "Approved exception") is what the hover shows.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
@@ -60,6 +62,11 @@ SIDECAR = ".gemstack.json"
 MARKDOWN_FILES = ("spec.md", "plan.md", "tasks.md")
 #: The reason upstream gives an accepted exception that has none.
 DEFAULT_REASON = "Approved exception"
+
+#: Suppression comments read per file (a file with more is one SUPPRESSION_INVALID past the limit).
+MAX_DIRECTIVES = 500
+#: Lines looked through for the line a comment precedes (blank lines and stacked comments).
+MAX_LOOKAHEAD = 1000
 
 _CODES = re.compile(r"\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)")
 _SEPARATORS = " \t-:\u2013\u2014"
@@ -110,10 +117,13 @@ def _scope(text: str, start: int, end: int, fences: list[tuple[int, int, int]]) 
     if text[line_start:start].strip():
         return line_start, line_end
     pos = _line_bounds(text, end)[1]
-    while pos < len(text):
+    for _ in range(MAX_LOOKAHEAD):
+        if pos >= len(text):
+            break
         nxt_start = pos + 1
         nxt_end = _line_bounds(text, nxt_start)[1] if nxt_start <= len(text) else len(text)
-        if text[nxt_start:nxt_end].strip():
+        line = text[nxt_start:nxt_end].strip()
+        if line and not _directive_line(line):
             for f_start, f_end, _ in fences:
                 if f_start == nxt_start:
                     return nxt_start, f_end
@@ -122,18 +132,37 @@ def _scope(text: str, start: int, end: int, fences: list[tuple[int, int, int]]) 
     return end, end
 
 
+def _directive_line(line: str) -> bool:
+    """A line holding only a suppression comment (stacked comments share the line they precede)."""
+    return line.startswith("<!--") and line.endswith("-->") and line[4:].lstrip().startswith(IGNORE)
+
+
 def parse_directives(path: str, text: str) -> list[Finding]:
     """The suppression findings of one Markdown document (see the module docstring)."""
     if IGNORE not in text:
         return []
     fences = _fenced_ranges(text)
+    fence_starts = [f_start for f_start, _, _ in fences]
     out: list[Finding] = []
+    seen = 0
     for start, end, inner in _comments(text):
         body = inner.strip()
         if not body.startswith(IGNORE):
             continue
-        if any(f_start <= start < f_end for f_start, f_end, _ in fences):
+        at = bisect.bisect_right(fence_starts, start) - 1
+        if at >= 0 and start < fences[at][1]:
             continue
+        seen += 1
+        if seen > MAX_DIRECTIVES:
+            out.append(
+                _invalid(
+                    path,
+                    Span(start, end),
+                    f"More than {MAX_DIRECTIVES} suppression comments in one file: this one and the rest are "
+                    "ignored. Use the -file form, or [[overrides]] in the configuration.",
+                )
+            )
+            break
         whole_file = body.startswith(IGNORE_FILE)
         rest = body[len(IGNORE_FILE if whole_file else IGNORE) :]
         span = Span(start, end)

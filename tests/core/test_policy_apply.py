@@ -175,3 +175,38 @@ def test_directives_are_found_in_linear_time_on_unclosed_comments() -> None:
     # Many unclosed comment openings: one pass, no rescanning from each opening.
     text = "<!-- gemstack-lsp-ignore " * 20_000
     assert parse_directives("specs/a/spec.md", text) == []
+
+
+def test_stacked_comments_share_the_line_they_precede() -> None:
+    text = (
+        "# Tasks\n\n<!-- gemstack-lsp-ignore TASK_VALIDATION_MISSING checked by hand -->\n"
+        "<!-- gemstack-lsp-ignore FENCE_UNSEEN_BY_REFERENCE another reason -->\n\n- [ ] **T1: x**\n"
+    )
+    repo = GemstackRepo("/repo", MemoryReader({"specs/a/spec.md": "# A\n", "specs/a/tasks.md": text}))
+    out = apply_policy(analyze(repo), FindingPolicy())
+    assert [h.finding.code for h in out.hidden] == ["TASK_VALIDATION_MISSING"]
+    unused = [f for f in out.visible if f.code == "SUPPRESSION_UNUSED"]
+    assert len(unused) == 1 and "FENCE_UNSEEN_BY_REFERENCE" in unused[0].message
+
+
+def test_directives_past_the_limit_are_one_invalid_finding() -> None:
+    from gemstack_lsp.core.suppressions import MAX_DIRECTIVES
+
+    text = "<!-- gemstack-lsp-ignore FENCE_UNSEEN_BY_REFERENCE why -->\nText.\n" * (MAX_DIRECTIVES + 50)
+    found = parse_directives("specs/a/spec.md", text)
+    assert len(found) == MAX_DIRECTIVES + 1
+    assert found[-1].code == "SUPPRESSION_INVALID" and "More than" in found[-1].message
+
+
+def test_many_findings_and_comments_in_one_file() -> None:
+    # Each finding looks only at the comments whose line or block may hold it (no pairwise scan).
+    lines = []
+    for i in range(400):
+        lines.append(f"<!-- gemstack-lsp-ignore TASK_VALIDATION_MISSING reviewed {i} -->")
+        lines.append(f"- [ ] **T{i}: task {i}**")
+    repo = GemstackRepo("/repo", MemoryReader({"specs/a/spec.md": "# A\n", "specs/a/tasks.md": "\n".join(lines)}))
+    out = apply_policy(analyze(repo), FindingPolicy())
+    hidden = [h for h in out.hidden if h.finding.code == "TASK_VALIDATION_MISSING"]
+    assert len(hidden) == 400
+    assert all(f"reviewed {int(h.finding.message.split()[1][1:])}" in h.reason for h in hidden)
+    assert not any(f.code in ("TASK_VALIDATION_MISSING", "SUPPRESSION_UNUSED") for f in out.visible)

@@ -83,6 +83,8 @@ MAX_BYTES = 1_000_000
 MAX_DEPTH = 32
 #: A run of digits (a number, a bare key) longer than this is refused before parsing.
 MAX_NUMBER_CHARS = 64
+#: Skipped keys reported one by one; the rest are counted in one finding.
+MAX_WARNINGS = 50
 
 LOG_LEVELS = ("error", "warning", "info", "debug")
 FEATURES = ("diagnostics", "hover", "code_actions", "code_lens", "completion", "navigation")
@@ -279,7 +281,9 @@ class _Spans:
         return m.start() if m is not None else after
 
     def key(self, key: str, after: int = 0) -> Span | None:
-        rx = re.compile(r"(?<![\w-])(?:\"" + re.escape(key) + r"\"|'" + re.escape(key) + r"'|" + re.escape(key) + r")")
+        rx = re.compile(
+            r"(?<![\w-])(?:\"" + re.escape(key) + r"\"|'" + re.escape(key) + r"'|" + re.escape(key) + r")(?![\w-])"
+        )
         m = rx.search(self.text, after) or rx.search(self.text)
         return Span(m.start(), m.end()) if m is not None else None
 
@@ -289,10 +293,14 @@ class _Validator:
         self.path = path
         self.spans = _Spans(text)
         self.findings: list[Finding] = []
+        self.skipped = 0
         self.codes = frozenset(CATALOGUE)
         self.families = known_families()
 
     def warn(self, message: str, key: str, after: int = 0) -> None:
+        self.skipped += 1
+        if self.skipped > MAX_WARNINGS:
+            return  # counted, reported once at the end: each one costs a search of the text
         span = self.spans.key(key, after)
         if span is None and after < len(self.spans.text):
             span = _point(self.spans.text, after)
@@ -410,6 +418,11 @@ def _validate(path: str, text: str, table: Mapping[str, Any]) -> ProjectConfig:
             policy_parts["overrides"] = v.overrides(value)
         else:
             v.warn(f"unknown key {key!r} skipped", str(key))
+    if v.skipped > MAX_WARNINGS:
+        more = v.skipped - MAX_WARNINGS
+        v.findings.append(
+            _warning(path, f"{more} more key(s) or value(s) skipped (the first {MAX_WARNINGS} are listed).", None)
+        )
     policy = FindingPolicy(source=path, **policy_parts)
     return ProjectConfig(path, table, policy, environment, age, tuple(v.findings), True)
 

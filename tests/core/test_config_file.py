@@ -154,3 +154,12 @@ def test_the_schema_accepts_the_documented_example_and_refuses_typos() -> None:
     assert parse_project_config(PROJECT_FILE, block.encode()).findings == ()
     assert list(validator.iter_errors({"severity": {"capsule": "loud"}}))
     assert list(validator.iter_errors({"enviroment": "ci"}))
+
+
+def test_a_file_of_many_bad_keys_reports_the_first_ones_and_a_count() -> None:
+    text = "".join(f"bogus{i} = {i}\n" for i in range(20_000))
+    config = parse_project_config(PROJECT_FILE, text.encode())
+    assert config.parsed
+    assert len(config.findings) == 51
+    assert config.findings[-1].message.startswith("19950 more key(s)")
+    assert config.findings[0].span is not None and text[config.findings[0].span.start :].startswith("bogus0")

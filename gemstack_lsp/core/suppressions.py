@@ -224,13 +224,19 @@ def _sidecar(repo: GemstackRepo, feature: Feature) -> dict[str, Any]:
     """The sidecar as upstream's ``readSidecar`` gives it (missing or unparseable: defaults)."""
     defaults: dict[str, Any] = {"phase_hashes": {}, "historical_findings": [], "accepted_exceptions": []}
     doc = repo.document(feature.file(SIDECAR))
-    if doc.text is None or doc.has_bom or doc.invalid_utf8_at is not None:
+    # Node reads the file as UTF-8 with invalid bytes replaced (as ``doc.text`` holds it); a BOM,
+    # NaN or Infinity make JSON.parse throw.
+    if doc.text is None or doc.has_bom:
         return defaults
     try:
-        parsed = json.loads(doc.text)
+        parsed = json.loads(doc.text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         return defaults
     return parsed if isinstance(parsed, dict) else defaults
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _normalized(contract: dict[str, Any]) -> dict[str, Any]:

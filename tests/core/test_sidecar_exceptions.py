@@ -134,6 +134,11 @@ def test_a_changed_context_invalidates_the_exception() -> None:
 def test_an_unparseable_sidecar_means_no_exceptions() -> None:
     assert [f.code for f in outcome("{not json").visible] == ["FROZEN_CONTRACT_VIOLATION"]
     assert [f.code for f in outcome([1, 2]).visible] == ["FROZEN_CONTRACT_VIOLATION"]
+    # JSON.parse refuses NaN and a BOM, as upstream's readSidecar then falls back to its defaults.
+    nan = json.dumps(sidecar_with(expected_context(PHASES))).replace('"phase_hashes": {}', '"phase_hashes": NaN')
+    assert [f.code for f in outcome(nan).visible] == ["FROZEN_CONTRACT_VIOLATION"]
+    bom = "\ufeff" + json.dumps(sidecar_with(expected_context(PHASES)))
+    assert [f.code for f in outcome(bom).visible] == ["FROZEN_CONTRACT_VIOLATION"]
 
 
 def test_a_sidecar_change_is_a_dependency_of_the_feature() -> None:

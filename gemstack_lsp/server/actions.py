@@ -7,6 +7,7 @@ commands on a feature's documents and the safe plan writer on a gitnexus plan.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,8 @@ from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
+
+log = logging.getLogger(__name__)
 
 SOURCE_REGENERATE = "source.gemstack.regenerateCapsule"
 SOURCE_VERIFY = "source.gemstack.verifyCapsule"
@@ -158,7 +161,11 @@ def _ignore_actions(
         create_files=session.client.create_files,
         snippet_edits=session.client.snippet_edits,
     )
-    return ignore_actions(ctx, diagnostics)
+    try:
+        return ignore_actions(ctx, diagnostics)
+    except Exception:  # the other code actions must not be lost to a surprising document
+        log.exception("the ignore quick fixes failed for %s", rel)
+        return []
 
 
 def _for_client(literals: bool, out: list[lsp.CodeAction | lsp.Command]) -> list[lsp.CodeAction | lsp.Command]:

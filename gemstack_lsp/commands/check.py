@@ -30,6 +30,10 @@ from gemstack_lsp.core.reader import normalize_relpath
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.config import ProjectConfig
+    from gemstack_lsp.core.feature import Feature
+    from gemstack_lsp.core.findings import Finding
+    from gemstack_lsp.core.policy import FindingPolicy, HiddenFinding, Suppression
+    from gemstack_lsp.core.repo import GemstackRepo
 
 EXIT_OK = 0
 EXIT_BLOCKERS = 1
@@ -128,6 +132,30 @@ def _explicit_config(raw: str) -> ProjectConfig | None:
     return config
 
 
+def _apply_policy(
+    repo: GemstackRepo, by_path: dict[str, list[Finding]], policy: FindingPolicy
+) -> tuple[list[Finding], list[HiddenFinding]]:
+    """The findings to print and the hidden ones: ``core.policy.apply_policy`` per file, with the
+    sidecar exceptions of each feature read once (the same call the server makes)."""
+    from gemstack_lsp.core.policy import apply_policy
+    from gemstack_lsp.core.suppressions import accepted_exceptions, exceptions_on
+
+    sidecars: dict[str, tuple[Suppression, ...]] = {}
+
+    def of_feature(feature: Feature) -> tuple[Suppression, ...]:
+        if feature.name not in sidecars:
+            sidecars[feature.name] = accepted_exceptions(repo, feature)
+        return sidecars[feature.name]
+
+    shown: list[Finding] = []
+    hidden: list[HiddenFinding] = []
+    for path in sorted(by_path):
+        result = apply_policy(by_path[path], policy, exceptions_on(repo, path, of_feature))
+        shown.extend(result.visible)
+        hidden.extend(result.hidden)
+    return shown, hidden
+
+
 def _in_scope(path: str, scopes: set[str]) -> bool:
     if "" in scopes:
         return True
@@ -138,11 +166,10 @@ def run(args: argparse.Namespace) -> int:
     from gemstack_lsp import containment
     from gemstack_lsp.commands.output import json_text
     from gemstack_lsp.core.config import merge_select, read_project_config
-    from gemstack_lsp.core.findings import CATALOGUE, Finding
-    from gemstack_lsp.core.policy import HiddenFinding, known_families
+    from gemstack_lsp.core.findings import CATALOGUE
+    from gemstack_lsp.core.policy import known_families
     from gemstack_lsp.fs import DiskReader
     from gemstack_lsp.host import AnalysisHost
-    from gemstack_lsp.ide import suppressed
     from gemstack_lsp.report import RepoReport, cwd_path, render_json, render_sarif, render_text, summarize
     from gemstack_lsp.report_ci import (
         colour_enabled,
@@ -205,12 +232,7 @@ def run(args: argparse.Namespace) -> int:
         for f in snapshot.findings():
             if _in_scope(f.path, scopes):
                 by_path.setdefault(f.path, []).append(f)
-        shown: list[Finding] = []
-        gone: list[HiddenFinding] = []
-        for path in sorted(by_path):
-            result = suppressed.outcome(snapshot, path, by_path[path])
-            shown.extend(result.visible)
-            gone.extend(result.hidden)
+        shown, gone = _apply_policy(snapshot.repo, by_path, options.policy)
         report = RepoReport(root, snapshot.repo, tuple(shown))
         reports.append(report)
         hidden.extend((report, h) for h in gone)

@@ -32,6 +32,7 @@ import bisect
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from gemstack_lsp.core.blocks.contracts import SET_LIKE_TYPES, parse_contracts
@@ -51,6 +52,7 @@ __all__ = [
     "accepted_exceptions",
     "context_hash",
     "directive_text",
+    "exceptions_on",
     "feature_suppression_findings",
     "parse_directives",
 ]
@@ -60,6 +62,8 @@ IGNORE_FILE = "gemstack-lsp-ignore-file"
 SIDECAR = ".gemstack.json"
 #: The documents of a feature whose comments are read.
 MARKDOWN_FILES = ("spec.md", "plan.md", "tasks.md")
+#: The documents whose findings an accepted exception can name (upstream's stage 4 locations).
+EXCEPTION_FILES = ("plan.md", "tasks.md")
 #: The reason upstream gives an accepted exception that has none.
 DEFAULT_REASON = "Approved exception"
 
@@ -282,6 +286,21 @@ def context_hash(repo: GemstackRepo, feature: Feature) -> str | None:
     return hashlib.sha256(utf8(json_stringify(payload))).hexdigest()
 
 
+def exceptions_on(
+    repo: GemstackRepo,
+    path: str,
+    of_feature: Callable[[Feature], tuple[Suppression, ...]] | None = None,
+) -> tuple[Suppression, ...]:
+    """The accepted exceptions that may hide findings on ``path`` (a feature's plan.md or
+    tasks.md, where upstream's frozen-contract findings are); ``of_feature`` caches the
+    per-feature list (``accepted_exceptions`` by default)."""
+    feature = repo.feature_of(path)
+    if feature is None or path.rsplit("/", 1)[-1] not in EXCEPTION_FILES:
+        return ()
+    every = of_feature(feature) if of_feature is not None else accepted_exceptions(repo, feature)
+    return tuple(s for s in every if s.path == path)
+
+
 def accepted_exceptions(repo: GemstackRepo, feature: Feature) -> tuple[Suppression, ...]:
     """The sidecar's accepted exceptions, each naming the finding it hides by fingerprint."""
     entries = _sidecar(repo, feature).get("accepted_exceptions")
@@ -299,7 +318,7 @@ def accepted_exceptions(repo: GemstackRepo, feature: Feature) -> tuple[Suppressi
     for fp, entry in by_fingerprint.items():
         reason = entry.get("reason")
         recorded = entry.get("contextHash")
-        for name in ("plan.md", "tasks.md"):
+        for name in EXCEPTION_FILES:
             out.append(
                 Suppression(
                     "accepted-exception",

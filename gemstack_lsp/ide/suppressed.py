@@ -10,23 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gemstack_lsp.core.feature import Feature
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.policy import PolicyOutcome, Suppression, apply_policy
-from gemstack_lsp.core.suppressions import accepted_exceptions
+from gemstack_lsp.core.suppressions import accepted_exceptions, exceptions_on
 from gemstack_lsp.host import Snapshot
 
 __all__ = ["outcome", "sidecar_suppressions"]
 
-_EXCEPTION_FILES = ("plan.md", "tasks.md")
-
 
 def sidecar_suppressions(snapshot: Snapshot, path: str) -> tuple[Suppression, ...]:
     """The accepted exceptions that may hide findings on ``path`` (plan.md and tasks.md only)."""
-    feature = snapshot.repo.feature_of(path)
-    if feature is None or path.rsplit("/", 1)[-1] not in _EXCEPTION_FILES:
-        return ()
-    every = snapshot.derived(("accepted-exceptions", feature.name), lambda s: accepted_exceptions(s.repo, feature))
-    return tuple(s for s in every if s.path == path)
+
+    def of_feature(feature: Feature) -> tuple[Suppression, ...]:
+        return snapshot.derived(("accepted-exceptions", feature.name), lambda s: accepted_exceptions(s.repo, feature))
+
+    return exceptions_on(snapshot.repo, path, of_feature)
 
 
 def outcome(snapshot: Snapshot, path: str, findings: Sequence[Finding]) -> PolicyOutcome:

@@ -16,6 +16,7 @@ show inline in a pull or merge request without any extra service:
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from collections import Counter
@@ -39,6 +40,9 @@ __all__ = [
     "render_gitlab",
     "render_statistics",
     "render_suppressed",
+    "statistics",
+    "suppressed_json",
+    "with_sarif_suppressions",
 ]
 
 GITHUB_COMMAND = {
@@ -185,6 +189,24 @@ def suppressed_json(hidden: Sequence[tuple[RepoReport, HiddenFinding]]) -> list[
             }
         )
     return out
+
+
+def with_sarif_suppressions(sarif: str, hidden: Sequence[tuple[RepoReport, HiddenFinding]], cwd: Path) -> str:
+    """The SARIF log ``sarif`` with the hidden findings added as suppressed results
+    (``suppressions``: ``inSource`` for a comment, ``external`` for the configuration or a
+    sidecar exception, the reason as ``justification``), as code scanning reads them."""
+    from gemstack_lsp.report import render_sarif
+
+    if not hidden:
+        return sarif
+    log = json.loads(sarif)
+    for r, h in hidden:
+        (extra,) = json.loads(render_sarif([RepoReport(r.root, r.repo, (h.finding,))], cwd))["runs"][0]["results"]
+        extra["suppressions"] = [
+            {"kind": "inSource" if h.source == "comment" else "external", "justification": h.reason}
+        ]
+        log["runs"][0]["results"].append(extra)
+    return json_text(log) + "\n"
 
 
 def colour_enabled(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:

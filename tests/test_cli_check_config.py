@@ -96,6 +96,20 @@ def test_show_suppressed_lists_what_was_hidden_and_why(demo: Path, capsys: pytes
     assert all(h["suppressed_by"] == "config" and h["reason"].endswith("a local model") for h in hidden)
 
 
+def test_show_suppressed_in_sarif_marks_the_results_suppressed(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_config(demo, '[[overrides]]\npaths = ["specs/010-*/**"]\nreason = "a local model"\nignore = ["cost"]\n')
+    _, plain, _ = run(capsys, "--format", "sarif", ".")
+    _, out, _ = run(capsys, "--format", "sarif", "--show-suppressed", ".")
+    before = json.loads(plain)["runs"][0]["results"]
+    results = json.loads(out)["runs"][0]["results"]
+    suppressed = [r for r in results if "suppressions" in r]
+    assert len(results) == len(before) + len(suppressed) and len(suppressed) == 3
+    for r in suppressed:
+        assert r["suppressions"] == [{"kind": "external", "justification": r["suppressions"][0]["justification"]}]
+        assert r["suppressions"][0]["justification"].endswith("a local model")
+        assert r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("specs/010-")
+
+
 def test_a_broken_project_file_is_a_finding_and_check_still_runs(
     demo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

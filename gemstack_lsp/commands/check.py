@@ -91,7 +91,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--show-suppressed",
         action="store_true",
-        help="also list the findings the configuration or a suppression hid, with the reason (text and json)",
+        help="also list the findings the configuration or a suppression hid, with the reason (text, json; "
+        "sarif as suppressed results)",
     )
 
 
@@ -179,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         render_statistics,
         render_suppressed,
         suppressed_json,
+        with_sarif_suppressions,
     )
 
     cwd = cwd_path()
@@ -247,6 +249,8 @@ def run(args: argparse.Namespace) -> int:
             out = json_text(payload) + "\n"
     elif args.format == "sarif":
         out = render_sarif(reports, cwd)
+        if args.show_suppressed:
+            out = with_sarif_suppressions(out, hidden, cwd)
     elif args.format == "github":
         out = render_github(reports, cwd)
     elif args.format == "gitlab":

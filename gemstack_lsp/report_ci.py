@@ -200,12 +200,21 @@ def with_sarif_suppressions(sarif: str, hidden: Sequence[tuple[RepoReport, Hidde
     if not hidden:
         return sarif
     log = json.loads(sarif)
+    # One rendering of every hidden finding (grouped by repository, in order), then each result
+    # is paired with the decision that hid it.
+    groups: list[tuple[RepoReport, list[HiddenFinding]]] = []
     for r, h in hidden:
-        (extra,) = json.loads(render_sarif([RepoReport(r.root, r.repo, (h.finding,))], cwd))["runs"][0]["results"]
-        extra["suppressions"] = [
+        if not groups or groups[-1][0] is not r:
+            groups.append((r, []))
+        groups[-1][1].append(h)
+    reports = [RepoReport(r.root, r.repo, tuple(h.finding for h in hs)) for r, hs in groups]
+    extra = json.loads(render_sarif(reports, cwd))["runs"][0]["results"]
+    decisions = [h for _, hs in groups for h in hs]
+    for result, h in zip(extra, decisions, strict=True):
+        result["suppressions"] = [
             {"kind": "inSource" if h.source == "comment" else "external", "justification": h.reason}
         ]
-        log["runs"][0]["results"].append(extra)
+    log["runs"][0]["results"].extend(extra)
     return json_text(log) + "\n"
 
 

@@ -43,12 +43,14 @@ def test_the_annotation_job_prints_workflow_commands_and_fails_on_errors(demo: P
     lines = done.stdout.splitlines()
     assert lines and all(WORKFLOW_COMMAND.match(line) for line in lines), done.stdout
     assert any(line.startswith("::error ") and "title=CONTEXT_CAPSULE_STALE" in line for line in lines)
-    summary = step_running(steps, "gemstack-lsp check --statistics")
-    assert summary["if"] == "always()"
+    (summary,) = [s for s in steps if s.get("name") == "Findings per code"]
+    assert summary["if"] == "always()" and "gemstack-lsp check --statistics --exit-zero ." in summary["run"]
     target = demo / "summary.md"
     done = shell(summary["run"].replace('"$GITHUB_STEP_SUMMARY"', str(target)), demo)
     assert done.returncode == 0, done.stderr
-    assert "STALE_PROVIDER_COST_ASSUMPTION" in target.read_text("utf-8")
+    written = target.read_text("utf-8")
+    assert written.startswith("```text\n") and written.endswith("```\n")
+    assert "STALE_PROVIDER_COST_ASSUMPTION" in written
 
 
 def test_the_gitlab_job_writes_a_code_quality_report_then_fails_on_errors(demo: Path) -> None:

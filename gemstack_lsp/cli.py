@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 #: subcommand -> (module under gemstack_lsp.commands, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "run the language server (stdio by default)"),
-    "check": ("check", "analyse repositories and print every finding (text, JSON or SARIF)"),
+    "check": ("check", "analyse repositories and print every finding (text, JSON, SARIF, GitHub or GitLab)"),
     "context": ("context", "generate, verify or show the context capsule (Upgrade D)"),
     "gate": ("gate", "evaluate the provider and billable-action gates (Upgrade C)"),
     "plan": ("plan", "the safe plan writer: read-plan, snapshot, write-plan (evidence provenance v2)"),

@@ -525,7 +525,23 @@ CASES: list[tuple[str, Case]] = [
     ),
     # --- Configuration and suppressions ---
     # (cases of area 'config' go below this line)
+    ("CONFIG_INVALID", mini({"specs/a/spec.md": "# A\n", ".gemstack/lsp.toml": "x = " + "[" * 500 + "]" * 500})),
+    (
+        "SUPPRESSION_INVALID",
+        mini({"specs/a/spec.md": "# A\n<!-- gemstack-lsp-ignore CONTEXT_CAPSULE_STALE -->\nText.\n"}),
+    ),
+    ("SUPPRESSION_UNUSED", lambda _t, _c: unused_suppression_codes()),
 ]
+
+
+def unused_suppression_codes() -> set[str]:
+    """A comment with a reason that silences nothing, as `check` and the server report it (the
+    policy applied where findings leave the analysis)."""
+    from gemstack_lsp.core.policy import FindingPolicy, apply_policy
+
+    files = {"specs/a/spec.md": "# A\n<!-- gemstack-lsp-ignore TASK_VALIDATION_MISSING no tasks here -->\nText.\n"}
+    findings = analyze(GemstackRepo("/repo", MemoryReader(files)))
+    return {f.code for f in apply_policy(findings, FindingPolicy()).visible}
 
 
 def not_verified_codes() -> set[str]:

@@ -1140,6 +1140,39 @@ _ENTRIES: tuple[CodeInfo, ...] = (
     ),
     # --- Configuration and suppressions ---
     # (entries of area 'config' go below this line)
+    _c(
+        "CONFIG_INVALID",
+        B,
+        False,
+        "config",
+        "The repository's configuration file has a problem.",
+        "An error when .gemstack/lsp.toml (or [tool.gemstack-lsp] in pyproject.toml) cannot be used at all: "
+        "not UTF-8, not valid TOML, larger than 1 MB, nested more than 32 deep or holding a number of more "
+        "than 64 digits. The editor keeps the previous valid configuration; `check` runs with the defaults. "
+        "A warning for one key or value that is skipped (an unknown key, a misspelt code, a level that is not "
+        "error/warning/information/hint/off, a code that cannot be silenced). See docs/configuration.md.",
+    ),
+    _c(
+        "SUPPRESSION_INVALID",
+        W,
+        False,
+        "config",
+        "A gemstack-lsp-ignore comment cannot be used.",
+        "A suppression comment must name known finding codes and give a reason: "
+        "`<!-- gemstack-lsp-ignore CODE[,CODE...] reason -->`. Codes that cannot be silenced "
+        "(GEMSTACK_INTERNAL_ERROR, CONTEXT_CAPSULE_SECRET_DETECTED, ARTIFACT_UNREADABLE and the suppression "
+        "codes) are refused. The comment silences nothing until it is fixed.",
+    ),
+    _c(
+        "SUPPRESSION_UNUSED",
+        W,
+        True,
+        "config",
+        "A gemstack-lsp-ignore comment silences nothing.",
+        "No finding of the codes it names is reported on the line or fenced block the comment precedes (or, "
+        "for the -file form, in the file): the problem was fixed, or the comment names the wrong code or "
+        "stands in the wrong place. Delete it, so that a new problem there is not hidden by an old reason.",
+    ),
 )
 
 CATALOGUE: Mapping[str, CodeInfo] = {e.code: e for e in _ENTRIES}

@@ -1329,9 +1329,11 @@ SUFFIXES: list[tuple[str, str]] = [
 
 def install() -> None:
     """Register every table of this module (and of ``i18n_es_verify.py``) with ``core/i18n.py``."""
+    from gemstack_lsp.core import i18n_es_config
     from gemstack_lsp.core import i18n_es_verify as verify
 
     i18n.register_table(SPANISH)
+    i18n.register_table(i18n_es_config.SPANISH_CONFIG)
     i18n.register_table(verify.SPANISH_VERIFY)
     for vocabulary, pairs in verify.PHRASES_VERIFY.items():
         for english, spanish in pairs:
@@ -1365,5 +1367,6 @@ def install() -> None:
     from gemstack_lsp.core.i18n_catalogue_es import CATALOGUE_ES
     from gemstack_lsp.core.i18n_catalogue_es_verify import CATALOGUE_ES_VERIFY
 
-    for code, (summary, explanation) in {**CATALOGUE_ES, **CATALOGUE_ES_VERIFY}.items():
+    catalogue = {**CATALOGUE_ES, **CATALOGUE_ES_VERIFY, **i18n_es_config.CATALOGUE_ES_CONFIG}
+    for code, (summary, explanation) in catalogue.items():
         i18n.register_catalogue(code, summary, explanation)

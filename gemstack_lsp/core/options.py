@@ -1,6 +1,6 @@
 """What an analysis needs besides the files: the clock, the user's limits, the checks switched off.
 
-A leaf module (it imports nothing of the core), so every check, the host, the IDE layer and
+A leaf module (it imports only the policy value type), so every check, the host, the IDE layer and
 the server can name ``AnalysisOptions`` without importing ``rules`` and what it imports.
 """
 
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+
+from gemstack_lsp.core.policy import FindingPolicy
 
 #: The environment variable the front ends read the amendment signing key from (never the core).
 AMENDMENT_SECRET_ENV = "GEMSTACK_AMENDMENT_SECRET"
@@ -31,6 +33,10 @@ class AnalysisOptions:
     #: The HMAC key amendment signatures are checked with (``GEMSTACK_AMENDMENT_SECRET``, read by
     #: the CLI and the server, never by the core); ``None`` checks unkeyed SHA-256 signatures.
     amendment_secret: str | None = field(default=None, repr=False)
+    #: The repository's decisions about findings (``core.config``), applied where findings
+    #: leave the analysis (``core.policy.apply_policy``); part of the options so that a change
+    #: to them brings every published finding up to date.
+    policy: FindingPolicy = field(default_factory=FindingPolicy)
 
     def clock(self) -> dt.datetime:
         return self.now if self.now is not None else dt.datetime.now(dt.UTC)

@@ -14,6 +14,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from gemstack_lsp.core.config import PROJECT_FILE, config_findings
 from gemstack_lsp.core.findings import Finding, internal_error
 from gemstack_lsp.core.identity import is_gemstack_repository
 from gemstack_lsp.core.memo import ensure_memo
@@ -103,7 +104,14 @@ def feature_checks() -> list[tuple[str, FeatureCheck]]:
         ("closure", _closure_findings),
         ("capsule", verify.feature_capsule_findings),
         ("swarm", _swarm_findings),
+        ("config", _suppression_findings),
     ]
+
+
+def _suppression_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> list[Finding]:
+    from gemstack_lsp.core.suppressions import feature_suppression_findings
+
+    return feature_suppression_findings(repo, feature)
 
 
 def _closure_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOptions) -> list[Finding]:
@@ -135,6 +143,8 @@ def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResu
         findings = _amended(STATE_PATH, findings, lambda: _amend_artifacts(repo, options, findings))
         for path, check in repository_stage_checks():
             findings.extend(_contained("documents", path, functools.partial(check, repo)))
+    if "config" not in options.disabled:
+        findings.extend(_contained("config", PROJECT_FILE, lambda: config_findings(lambda p: repo.document(p).content)))
     cost: tuple[Finding, ...] = ()
     declared = False
     notice: Finding | None = None

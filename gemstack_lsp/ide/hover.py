@@ -22,9 +22,11 @@ from gemstack_lsp.core.cost.view import CostView
 from gemstack_lsp.core.findings import CATALOGUE, code_info
 from gemstack_lsp.core.i18n import Language, catalogue_text, ui
 from gemstack_lsp.core.options import AnalysisOptions
+from gemstack_lsp.core.policy import SUPPRESSION_CODES, is_silenceable
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
+from gemstack_lsp.ide import suppressed
 
 __all__ = [
     "LOOKUPS",
@@ -116,7 +118,42 @@ def finding_code_section(code: str, language: Language = "en") -> str | None:
     waivable = ui("hover.waivable" if info.waivable else "hover.not_waivable", language)
     severity = ui(f"severity.{info.severity.lsp_name}", language)
     documentation = ui("hover.documentation", language)
-    return f"**{code}** · {severity} · {waivable}\n\n{summary}\n\n{explanation}\n\n[{documentation}]({info.docs_url})"
+    return (
+        f"**{code}** · {severity} · {waivable}\n\n{summary}\n\n{explanation}\n\n"
+        f"{silence_hint(code)}\n\n"
+        f"[{documentation}]({info.docs_url})"
+    )
+
+
+def silence_hint(code: str) -> str:
+    """How a team silences findings of ``code`` (or why it cannot)."""
+    if not is_silenceable(code):
+        return "This finding cannot be silenced: fix its cause (see the configuration page, docs/configuration.md)."
+    if code in SUPPRESSION_CODES:
+        return f'To silence it: `ignore = ["{code}"]` in `.gemstack/lsp.toml`.'
+    return (
+        f"To silence it: `<!-- gemstack-lsp-ignore {code} reason -->` on the line before it (Markdown), "
+        f'or `ignore = ["{code}"]` (or `[severity]`, `[[overrides]]` for some paths) in `.gemstack/lsp.toml`.'
+    )
+
+
+def suppression_sections(snapshot: Snapshot, rel: str, offset: int) -> list[str]:
+    """Why findings under the cursor are hidden (or why an accepted exception stopped applying)."""
+    text = snapshot.repo.document(rel).text or ""
+    line_end = text.find("\n")
+    first_line = Span(0, len(text) if line_end < 0 else line_end)
+    found = suppressed.outcome(snapshot, rel, snapshot.findings_in(rel))
+    out: list[str] = []
+    for h in found.hidden:
+        span = h.finding.span if h.finding.span is not None else first_line
+        if span.contains(offset):
+            out.append(f"**{h.finding.code}** is not shown here: {h.reason}.\n\n{h.finding.message}")
+    for f in found.visible:
+        note = found.notes.get(f.fingerprint)
+        span = f.span if f.span is not None else first_line
+        if note and span.contains(offset):
+            out.append(f"**{f.code}**: {note}")
+    return out
 
 
 def _fmt(value: Any) -> str:
@@ -452,6 +489,10 @@ def hover(
             language=options.language,
         )
         sections = hover_markdown(ctx)
+    try:
+        sections.extend(suppression_sections(snapshot, rel, offset))
+    except Exception:  # the explanation of a hidden finding must not cost the hover
+        log.exception("hover: suppressions failed")
     seen: list[str] = []
     for code in codes:
         if code != word and code not in seen:

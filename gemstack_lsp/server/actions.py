@@ -7,6 +7,7 @@ commands on a feature's documents and the safe plan writer on a gitnexus plan.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -15,10 +16,13 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.commands import plan_location
+from gemstack_lsp.server.ignore_actions import IgnoreContext, ignore_actions
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
+
+log = logging.getLogger(__name__)
 
 SOURCE_REGENERATE = "source.gemstack.regenerateCapsule"
 SOURCE_VERIFY = "source.gemstack.verifyCapsule"
@@ -119,6 +123,8 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
                 action = fix_action(fix, diagnostic, versions, session.client.document_changes)
                 intents.setdefault(key, action)
                 out.append(action)
+    if _kind_allowed(lsp.CodeActionKind.QuickFix, only):
+        out.extend(_ignore_actions(server, root, rel, uri, versions, params.context.diagnostics))
     feature = feature_dir(rel)
     if feature is not None:
         target = convert.path_to_uri(f"{root}/{feature}")
@@ -130,6 +136,36 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
                 continue
             out.append(lsp.CodeAction(title=title, kind=kind, command=_command(title, command, target)))
     return _for_client(session.client.code_action_literals, out)
+
+
+def _ignore_actions(
+    server: GemstackServer,
+    root: str,
+    rel: str,
+    uri: str,
+    versions: dict[str, int],
+    diagnostics: Sequence[lsp.Diagnostic],
+) -> list[lsp.CodeAction]:
+    """ "Ignore CODE here…" and "Ignore CODE in this repository" (``ignore_actions``)."""
+    if not any(d.source == convert.SOURCE for d in diagnostics):
+        return []
+    session = server.session
+    ctx = IgnoreContext(
+        repo=session.host(root).snapshot().repo,
+        root=root,
+        rel=rel,
+        uri=uri,
+        encoding=session.encoding,
+        versions=versions,
+        document_changes=session.client.document_changes,
+        create_files=session.client.create_files,
+        snippet_edits=session.client.snippet_edits,
+    )
+    try:
+        return ignore_actions(ctx, diagnostics)
+    except Exception:  # the other code actions must not be lost to a surprising document
+        log.exception("the ignore quick fixes failed for %s", rel)
+        return []
 
 
 def _for_client(literals: bool, out: list[lsp.CodeAction | lsp.Command]) -> list[lsp.CodeAction | lsp.Command]:

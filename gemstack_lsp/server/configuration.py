@@ -11,12 +11,13 @@ settings, project files).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from gemstack_lsp.core.config import ProjectConfig
 from gemstack_lsp.core.reader import Reader
-from gemstack_lsp.server.settings import PROJECT_FILE, ProjectFile, Settings, read_project_file, resolve_settings
+from gemstack_lsp.server.settings import PROJECT_FILE, Settings, read_project_file, resolve_settings
 
 __all__ = ["DEFAULT", "Configuration", "folder_of", "uri_path"]
 
@@ -28,7 +29,7 @@ _PUSH = "workspace/didChangeConfiguration"
 DEFAULT = ""
 
 #: Settings whose change calls for a new analysis (and new diagnostics).
-_ANALYSIS_FIELDS = ("environment", "max_ledger_age_days", "diagnostics")
+_ANALYSIS_FIELDS = ("environment", "max_ledger_age_days", "diagnostics", "policy")
 
 _DEFAULTS = Settings()
 
@@ -66,7 +67,7 @@ class Configuration:
     #: Per folder URI: the client's settings for that folder (pulled or pushed).
     client: dict[str, Any] = field(default_factory=dict)
     #: Per folder URI: the project file found in that folder.
-    project: dict[str, ProjectFile] = field(default_factory=dict)
+    project: dict[str, ProjectConfig] = field(default_factory=dict)
     #: Per folder URI: the effective settings last applied.
     effective: dict[str, Settings] = field(default_factory=dict)
     #: Per folder URI: the problems last shown to the user (shown again only when they change).
@@ -84,8 +85,16 @@ class Configuration:
         return sorted(u for u in self.project if u != DEFAULT)
 
     def add_folder(self, uri: str, reader: Reader | None) -> None:
-        """Start tracking a folder, reading its project file through ``reader`` (if any)."""
-        self.project[uri] = read_project_file(reader) if reader is not None else ProjectFile(None, None)
+        """Start tracking a folder, reading its project file through ``reader`` (if any).
+
+        A project file that cannot be used at all (not TOML, too deep, not UTF-8...) leaves the
+        previous valid one in force, with the new file's problems reported.
+        """
+        found = read_project_file(reader) if reader is not None else ProjectConfig(None)
+        previous = self.project.get(uri)
+        if not found.parsed and previous is not None and previous.parsed and previous.path is not None:
+            found = replace(previous, findings=found.findings)
+        self.project[uri] = found
 
     def remove_folder(self, uri: str) -> None:
         for table in (self.client, self.project, self.effective, self.shown):
@@ -96,7 +105,7 @@ class Configuration:
 
     def resolve(self, uri: str) -> tuple[Settings, list[str]]:
         """The effective settings of a folder (or ``DEFAULT``) and every problem in its layers."""
-        project = self.project.get(uri, ProjectFile(None, None))
+        project = self.project.get(uri, ProjectConfig(None))
         client = self.client.get(uri) if self.can_pull else self.pushed
         settings, errors = resolve_settings(
             [
@@ -105,7 +114,7 @@ class Configuration:
                 (_PULL if self.can_pull else _PUSH, client),
             ]
         )
-        return settings, [*project.errors, *errors]
+        return replace(settings, policy=project.policy), [*project.errors, *errors]
 
     def settings_for(self, uri: str) -> Settings:
         """The settings last applied for the folder holding ``uri`` (``DEFAULT``'s outside any folder)."""

@@ -40,8 +40,9 @@ from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.i18n import Language
 from gemstack_lsp.core.text import Encoding
 from gemstack_lsp.host import Snapshot
-from gemstack_lsp.server import convert
-from gemstack_lsp.server.settings import analysis_options
+from gemstack_lsp.ide import suppressed
+from gemstack_lsp.server import convert, settings_sync
+from gemstack_lsp.server.settings import analysis_options, is_project_file
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -99,8 +100,13 @@ class RootState:
 
     @property
     def findings(self) -> list[Finding]:
-        """Every finding last delivered, sorted by path and position."""
-        return [f for path in sorted(self.groups) for f in self.groups[path]]
+        """Every finding last delivered, sorted by path and position, as published: the
+        repository's configuration and suppressions applied (what `check` prints)."""
+        out: list[Finding] = []
+        for path in sorted(self.groups):
+            group = self.groups[path]
+            out.extend(suppressed.outcome(self.snapshot, path, group).visible if self.snapshot is not None else group)
+        return out
 
 
 def result_id(diagnostics: tuple[lsp.Diagnostic, ...]) -> str:
@@ -130,7 +136,14 @@ def convert_groups(
     out: dict[str, FileReport] = {}
     for path, group in groups.items():
         diagnostics = []
-        for finding in group:
+        # The repository's configuration and suppressions, applied where findings leave the
+        # analysis (the same function as `gemstack-lsp check`).
+        try:
+            shown = suppressed.outcome(snap, path, group).visible
+        except Exception:  # a broken policy must not hide the findings
+            log.exception("applying the configuration to %s failed", path)
+            shown = group
+        for finding in shown:
             try:
                 diagnostics.append(convert.to_diagnostic(finding, view_of, encoding, language))
             except Exception:  # a malformed finding must not hide the others
@@ -635,6 +648,10 @@ class Diagnostics:
                 for rel in changed:
                     host.file_changed(rel)
                 self.schedule(root)
+                for rel in changed:
+                    if is_project_file(rel):
+                        # A client without file watching: the configuration applies without restart too.
+                        await settings_sync.project_file_changed(self.server, convert.path_to_uri(f"{root}/{rel}"))
 
     def status(self) -> dict[str, Any]:
         """Counters for tests and benchmarks (``gemstack/status``)."""

@@ -114,6 +114,8 @@ class ClientFeatures:
     link_tooltips: bool = False
     #: The client honours ``workspace/codeLens/refresh``.
     code_lens_refresh: bool = False
+    #: Workspace edits may carry snippet text edits (LSP 3.18 ``snippetEditSupport``).
+    snippet_edits: bool = False
 
     @classmethod
     def from_capabilities(cls, caps: lsp.ClientCapabilities) -> ClientFeatures:
@@ -154,6 +156,7 @@ class ClientFeatures:
             ),
             link_tooltips=bool(td and td.document_link and td.document_link.tooltip_support),
             code_lens_refresh=bool(ws and ws.code_lens and ws.code_lens.refresh_support),
+            snippet_edits=bool(wse and wse.snippet_edit_support),
         )
 
 

@@ -12,6 +12,11 @@ key by key, never wholesale):
    ``gemstack`` with the folder as scope, or, for clients that cannot be asked, the
    ``settings`` (or ``settings.gemstack``) of ``workspace/didChangeConfiguration``.
 
+The finding policy (``severity``, ``ignore``, ``[[overrides]]``) comes from the project file
+only, as ``gemstack-lsp check`` reads it (``core.config``), so the editor and CI agree; editor
+settings override the other keys for the local user only. When the project file cannot be used
+at all (not TOML, too deep...), the previous valid one stays in force (``configuration``).
+
 Keys may be written in snake_case (``max_ledger_age_days``), camelCase (``maxLedgerAgeDays``)
 or kebab-case (``max-ledger-age-days``, the TOML habit). Feature toggles may also be nested
 under ``features`` (``{"features": {"hover": false}}``). A ``null`` value means "not set".
@@ -51,13 +56,14 @@ from __future__ import annotations
 
 import logging
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from gemstack_lsp.core.config import PROJECT_FILE, PYPROJECT_FILE, PYPROJECT_TABLE, ProjectConfig, read_project_config
 from gemstack_lsp.core.options import AMENDMENT_SECRET_ENV, ENVIRONMENTS, AnalysisOptions
-from gemstack_lsp.core.reader import Reader, ReadStatus
+from gemstack_lsp.core.policy import FindingPolicy
+from gemstack_lsp.core.reader import Reader
 
 __all__ = [
     "ENVIRONMENTS",
@@ -92,15 +98,11 @@ FEATURES = (
     "inlay_hints",
 )
 
-#: The project file, relative to the repository root.
-PROJECT_FILE = ".gemstack/lsp.toml"
-PYPROJECT_FILE = "pyproject.toml"
-#: The table of ``pyproject.toml`` read when there is no ``.gemstack/lsp.toml``.
-PYPROJECT_TABLE = ("tool", "gemstack-lsp")
-
 #: Keys a client sends in the ``gemstack`` section that are not server settings
 #: (vscode-languageclient's ``gemstack.trace.server``, an extension's own server path).
 _CLIENT_ONLY_KEYS = frozenset({"trace", "server"})
+#: Keys of the project file that are not editor settings (the finding policy, ``core.config``).
+_PROJECT_ONLY_KEYS = frozenset({"severity", "ignore", "overrides"})
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,9 @@ class Settings:
     inlay_hints_frozen_contracts: bool = True
     inlay_hints_bindings: bool = True
     log_level: str = "info"
+    #: The finding policy of the project file (``severity``, ``ignore``, ``[[overrides]]``);
+    #: only the project file sets it, editor settings never do.
+    policy: FindingPolicy = field(default_factory=FindingPolicy)
 
     def enabled(self, feature: str) -> bool:
         """Whether the editor feature named ``feature`` (one of ``FEATURES``) is switched on."""
@@ -138,7 +143,7 @@ class Settings:
 
 
 _DEFAULTS = Settings()
-_FIELDS = frozenset(f.name for f in fields(Settings))
+_FIELDS = frozenset(f.name for f in fields(Settings)) - {"policy"}
 
 #: Upper bounds that catch a unit mistake (seconds for milliseconds) without being a policy.
 _MAXIMUM = {"debounce_ms": 60_000, "max_ledger_age_days": 36_500}
@@ -193,7 +198,7 @@ def _flatten(raw: Mapping[Any, Any], errors: list[str], where: str) -> dict[str,
         if not isinstance(key, str):
             errors.append(f"{where}: setting names must be strings, got {key!r}; ignored")
             continue
-        if key in _CLIENT_ONLY_KEYS:
+        if key in _CLIENT_ONLY_KEYS or key in _PROJECT_ONLY_KEYS:
             continue
         if key == "features":
             if value is None:
@@ -260,13 +265,8 @@ def resolve_settings(layers: Sequence[tuple[str, Any]]) -> tuple[Settings, list[
     return settings, errors
 
 
-@dataclass(frozen=True)
-class ProjectFile:
-    """The settings table found in a repository (``path`` is ``None`` when there is none)."""
-
-    path: str | None
-    table: Mapping[str, Any] | None
-    errors: tuple[str, ...] = ()
+#: The project file as the core reads it (``core.config``): kept under its former name.
+ProjectFile = ProjectConfig
 
 
 def is_project_file(relpath: str) -> bool:
@@ -274,52 +274,19 @@ def is_project_file(relpath: str) -> bool:
     return relpath in (PROJECT_FILE, PYPROJECT_FILE)
 
 
-def _parse_toml(reader: Reader, path: str) -> tuple[bool, dict[str, Any] | None, str | None]:
-    """(exists, parsed document, error) for a TOML file read through ``reader``."""
-    content = reader.read(path)
-    if content.data is None:
-        if content.status is ReadStatus.MISSING:
-            return False, None, None
-        why = content.status.value + (f": {content.detail}" if content.detail else "")
-        return True, None, f"{path}: cannot be read ({why}); project settings ignored"
-    try:
-        text = content.data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        return True, None, f"{path}: not valid UTF-8 (byte {exc.start}); project settings ignored"
-    try:
-        return True, tomllib.loads(text), None
-    except tomllib.TOMLDecodeError as exc:
-        return True, None, f"{path}: invalid TOML: {exc}; project settings ignored"
-
-
-def read_project_file(reader: Reader) -> ProjectFile:
-    """The project settings of the repository ``reader`` serves.
+def read_project_file(reader: Reader) -> ProjectConfig:
+    """The project configuration of the repository ``reader`` serves (``core.config``).
 
     ``.gemstack/lsp.toml`` wins when it exists (even when it is broken: its error is reported
     and ``pyproject.toml`` is not consulted, so a team's file is never silently bypassed);
     otherwise the ``[tool.gemstack-lsp]`` table of ``pyproject.toml``, if any.
     """
-    exists, doc, error = _parse_toml(reader, PROJECT_FILE)
-    if exists:
-        return ProjectFile(PROJECT_FILE, doc, (error,) if error else ())
-    exists, doc, error = _parse_toml(reader, PYPROJECT_FILE)
-    if error is not None:
-        # A broken pyproject.toml is the Python tooling's business; only say why we skipped it.
-        return ProjectFile(PYPROJECT_FILE, None, (error,))
-    if not exists or doc is None:
-        return ProjectFile(None, None)
-    table: Any = doc
-    for part in PYPROJECT_TABLE:
-        table = table.get(part) if isinstance(table, Mapping) else None
-    if table is None:
-        return ProjectFile(None, None)
-    if not isinstance(table, Mapping):
-        return ProjectFile(PYPROJECT_FILE, None, (f"{PYPROJECT_FILE}: [tool.gemstack-lsp] must be a table; ignored",))
-    return ProjectFile(PYPROJECT_FILE, table)
+    return read_project_config(reader)
 
 
 def analysis_options(settings: Settings, base: AnalysisOptions | None = None) -> AnalysisOptions:
-    """The analysis options these settings ask for (the clock and disabled families from ``base``)."""
+    """The analysis options these settings ask for (the clock and disabled families from ``base``),
+    the project file's finding policy included."""
     base = base or AnalysisOptions()
     secret = base.amendment_secret or os.environ.get(AMENDMENT_SECRET_ENV) or None
     return replace(
@@ -327,6 +294,7 @@ def analysis_options(settings: Settings, base: AnalysisOptions | None = None) ->
         environment=settings.environment,
         max_ledger_age_days=settings.max_ledger_age_days,
         amendment_secret=secret,
+        policy=settings.policy,
     )
 
 

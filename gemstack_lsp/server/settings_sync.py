@@ -318,4 +318,15 @@ def register(server: GemstackServer) -> None:
         uri = getattr(params, "uri", None) if not isinstance(params, Mapping) else params.get("uri")
         session = server.session
         settings = session.settings_for(uri) if uri else session.configuration.defaults
-        return dataclasses.asdict(settings)
+        out = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings) if f.name != "policy"}
+        policy = settings.policy
+        out["policy"] = {
+            "source": policy.source,
+            "severity": dict(policy.severity),
+            "ignore": sorted(policy.ignore),
+            "overrides": [
+                {"paths": list(r.paths), "severity": dict(r.severity), "ignore": sorted(r.ignore), "reason": r.reason}
+                for r in policy.overrides
+            ],
+        }
+        return out

@@ -251,6 +251,12 @@ def test_regenerate_code_action_clears_the_stale_capsule(run: Run) -> None:
     assert "CONTEXT_CAPSULE_STALE" not in {d["code"] for d in run.result["after_regenerate"]}
 
 
+def test_the_ignore_quick_fix_is_offered_beside_regenerate(run: Run) -> None:
+    """Neovim's own code-action menu lists the silencing quick fix of the stale-capsule diagnostic."""
+    titles = run.result.get("code_actions") or []
+    assert "Ignore CONTEXT_CAPSULE_STALE here…" in titles, titles
+
+
 def test_unsaved_edit_marks_the_capsule_stale(run: Run) -> None:
     assert run.result.get("modified") is True
     assert run.result.get("disk_unchanged") is True

@@ -53,7 +53,8 @@ async def test_an_exception_in_a_handler_is_an_error_not_a_crash(make_client: Ma
             context=lsp.CodeActionContext(diagnostics=[bogus], only=[lsp.CodeActionKind.QuickFix]),
         ),
     )
-    assert not actions
+    # No fix is built from the garbage; only the ignore quick fixes, which need nothing of the data.
+    assert all(a.title.startswith("Ignore JSON_DUPLICATE_KEY ") for a in actions or [])
     assert (await h.settle())["roots"]
 
 

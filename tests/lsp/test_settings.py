@@ -199,7 +199,7 @@ async def test_broken_project_file_is_reported(client_kind: str, tmp_path: Path)
     async with start_workspace(client_kind, [root]) as h:
         messages = await eventually(lambda: _messages(h), lambda m: any("lsp.toml" in x.message for x in m))
         text = next(m.message for m in messages if "lsp.toml" in m.message)
-        assert ".gemstack/lsp.toml: invalid TOML" in text
+        assert ".gemstack/lsp.toml: Not valid TOML" in text
         assert (await settings_of(h, root))["environment"] == "development"
 
 

@@ -161,20 +161,23 @@ def test_broken_lsp_toml_is_reported_and_not_bypassed() -> None:
     assert project.path == PROJECT_FILE
     assert project.table is None
     assert len(project.errors) == 1
-    assert project.errors[0].startswith(f"{PROJECT_FILE}: invalid TOML: ")
-    assert project.errors[0].endswith("project settings ignored")
+    assert project.errors[0].startswith(f"{PROJECT_FILE}: Not valid TOML: ")
+    assert project.errors[0].endswith("the configuration is not used")
+    assert not project.parsed
 
 
 def test_lsp_toml_with_invalid_utf8() -> None:
     project = read_project_file(MemoryReader({PROJECT_FILE: b'environment = "\xff"\n'}))
     assert project.table is None
-    assert project.errors == (f"{PROJECT_FILE}: not valid UTF-8 (byte 15); project settings ignored",)
+    assert project.errors == (f"{PROJECT_FILE}: Not valid UTF-8 (byte 15); the configuration is not used",)
 
 
 def test_lsp_toml_that_is_a_directory() -> None:
     project = read_project_file(MemoryReader({PROJECT_FILE + "/x": "y"}))
     assert project.table is None
-    assert project.errors == (f"{PROJECT_FILE}: cannot be read (not-a-file: is a directory); project settings ignored",)
+    assert project.errors == (
+        f"{PROJECT_FILE}: Cannot be read (not-a-file: is a directory); the configuration is not used",
+    )
 
 
 def test_pyproject_without_our_table_is_no_project_file() -> None:
@@ -188,14 +191,19 @@ def test_pyproject_without_our_table_is_no_project_file() -> None:
 def test_pyproject_table_of_wrong_type() -> None:
     project = read_project_file(MemoryReader({"pyproject.toml": "tool = { gemstack-lsp = 3 }\n"}))
     assert project.table is None
-    assert project.errors == ("pyproject.toml: [tool.gemstack-lsp] must be a table; ignored",)
+    assert project.errors == ("pyproject.toml: [tool.gemstack-lsp] must be a table; the configuration is not used",)
 
 
-def test_broken_pyproject_is_skipped_with_a_message() -> None:
+def test_broken_pyproject_is_reported_only_when_it_configures_us() -> None:
+    # A broken pyproject.toml that does not mention us is the Python tooling's business.
     project = read_project_file(MemoryReader({"pyproject.toml": "[tool\n"}))
     assert project.table is None
+    assert project.path is None
+    assert project.errors == ()
+    project = read_project_file(MemoryReader({"pyproject.toml": "[tool.gemstack-lsp]\nenvironment = \n"}))
+    assert project.path == "pyproject.toml"
     assert len(project.errors) == 1
-    assert project.errors[0].startswith("pyproject.toml: invalid TOML")
+    assert project.errors[0].startswith("pyproject.toml: Not valid TOML")
 
 
 def test_is_project_file() -> None:

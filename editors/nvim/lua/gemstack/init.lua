@@ -14,6 +14,7 @@
 --     watch_files = true,        -- tell the server of files changed on disk by other tools
 --     statusline = true,         -- keep require("gemstack").statusline() fresh
 --     echo_results = false,      -- also echo command results (the server shows its own message)
+--     messages = true,           -- the server's long messages as one line (full text: :GemstackMessages)
 --     on_attach = function(client, bufnr) end,
 --     capabilities = nil,        -- e.g. require("cmp_nvim_lsp").default_capabilities()
 --     autostart = true,
@@ -111,6 +112,15 @@ function M.capabilities(base)
   return caps
 end
 
+--- The plugin's handlers: the server's messages without a hit-enter prompt (messages.lua),
+--- unless `messages = false`.
+function M.handlers()
+  if M.options.messages == false then
+    return {}
+  end
+  return { ["window/showMessage"] = require("gemstack.messages").handler }
+end
+
 --- The full client configuration for a root (a copy; safe to modify).
 function M.config_for(root)
   local config = M.base_config()
@@ -120,6 +130,7 @@ function M.config_for(root)
     config.settings = { gemstack = M.options.settings }
   end
   config.on_attach = M.on_attach
+  config.handlers = vim.tbl_extend("force", config.handlers or {}, M.handlers())
   -- Neovim 0.7 to 0.10 use `capabilities` as given (no merge with the defaults).
   config.capabilities = M.capabilities(vim.lsp.protocol.make_client_capabilities())
   local on_exit = config.on_exit
@@ -558,8 +569,30 @@ function M.install(source, callback)
   })
 end
 
+--- A spec that gets its first Gemstack block makes its folder a Gemstack repository: start
+--- the server when such a buffer is written and none is attached to it.
+local function follow_first_block()
+  vim.api.nvim_create_autocmd("BufWritePost", {
+    group = vim.api.nvim_create_augroup("gemstack_first_block", { clear = true }),
+    pattern = "*.md",
+    callback = function(args)
+      for _, c in ipairs(M.clients(args.buf)) do
+        if c.attached_buffers and c.attached_buffers[args.buf] then
+          return
+        end
+      end
+      if M.root_of(args.buf) then
+        M.start_all()
+      end
+    end,
+  })
+end
+
 function M.setup(opts)
   M.options = vim.tbl_extend("force", { autostart = true }, opts or {})
+  if M.options.autostart then
+    follow_first_block()
+  end
   if M.options.statusline ~= false then
     status.follow()
   end
@@ -595,6 +628,7 @@ function M.setup(opts)
     if M.options.settings then
       overrides.settings = { gemstack = M.options.settings }
     end
+    overrides.handlers = M.handlers()
     if M.options.workspace_diagnostics ~= false then
       overrides = vim.tbl_deep_extend("force", M.pull_config(), overrides)
       M.follow_workspace_diagnostics()

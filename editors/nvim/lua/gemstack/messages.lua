@@ -57,7 +57,7 @@ end
 
 --- A short form of `message` within `limit` columns, and whether it is shorter than the
 --- message: the first sentence, then without its parentheses, then with paths reduced to
---- their last part, then cut at a word.
+--- their last part, then the words before its first colon, else cut at a word.
 function M.summarize(message, limit)
   local text = vim.trim((message:gsub("%s+", " ")))
   if width(text) <= limit then
@@ -74,6 +74,11 @@ function M.summarize(message, limit)
   local short = bare:gsub("[%w%._%-]*/[%w%._%-/]*/([%w%._%-]+)", "%1")
   if width(short) <= limit then
     return short, true
+  end
+  -- "Context capsule written: <path> ..." on a narrow screen: what happened, before the colon.
+  local headline = short:match("^([^:]-):%s")
+  if headline and width(headline) <= limit and width(headline) >= 12 then
+    return headline, true
   end
   return cut(short, limit), true
 end

@@ -176,6 +176,72 @@ local function regenerate(bufnr)
   R.bufnr_valid = vim.api.nvim_buf_is_valid(bufnr)
 end
 
+--- The screen text of the window's row showing buffer line `lnum` (0-based), after a redraw.
+local function screen_row(lnum)
+  vim.cmd("redraw")
+  local pos = vim.fn.screenpos(0, lnum + 1, 1)
+  if pos.row == 0 then
+    return ""
+  end
+  local chars = {}
+  for col = 1, vim.o.columns do
+    table.insert(chars, vim.fn.screenstring(pos.row, col))
+  end
+  return table.concat(chars)
+end
+
+--- The capsule lens and the diagnostics on its line: which comes first on screen, and how
+--- long the lens takes to say what the statusline says after a regenerate.
+local function lens_after_regenerate(bufnr)
+  local t_status, t_lens
+  wait("statusline_valid", function()
+    if not t_status and gemstack.statusline():find("VALID", 1, true) then
+      t_status = ms()
+    end
+    return t_status ~= nil
+  end)
+  wait("lens_valid", function()
+    local title = gemstack.capsule_lens(bufnr) or ""
+    if title:find("Capsule: VALID", 1, true) then
+      t_lens = ms()
+      return true
+    end
+    return false
+  end)
+  R.lens = { after_status_ms = (t_lens and t_status) and (t_lens - t_status) or vim.NIL }
+  -- Make the lens's line carry a diagnostic (an unsaved edit makes the capsule stale again,
+  -- reported on the spec) and read the screen.
+  local lenses = vim.lsp.codelens.get(bufnr)
+  local lens_row
+  for _, l in ipairs(lenses) do
+    if l.command and (l.command.title or ""):find("^Capsule: ") then
+      lens_row = l.range.start.line
+    end
+  end
+  R.lens.row = lens_row or vim.NIL
+  if lens_row then
+    vim.api.nvim_buf_set_lines(bufnr, lens_row + 1, lens_row + 1, false, { "", "An unsaved line." })
+    wait("lens_stale_again", function()
+      return (gemstack.capsule_lens(bufnr) or ""):find("Capsule: STALE", 1, true) ~= nil
+        and #vim.diagnostic.get(bufnr, { lnum = lens_row }) > 0
+    end)
+    vim.o.columns = 400
+    local text = ""
+    wait("lens_on_screen", function()
+      text = screen_row(lens_row)
+      return text:find("Capsule: STALE", 1, true) ~= nil and text:find("■", 1, true) ~= nil
+    end)
+    local diags = vim.diagnostic.get(bufnr, { lnum = lens_row })
+    R.lens.screen = text
+    R.lens.diagnostic = diags[1] and diags[1].message or vim.NIL
+    R.lens.lens_col = text:find("Capsule: ", 1, true) or vim.NIL
+    -- Virtual text starts with its prefix (a square) before the first message.
+    R.lens.diag_col = text:find("■", 1, true) or vim.NIL
+    vim.o.columns = 80
+    vim.cmd("silent! undo")
+  end
+end
+
 local function speckit()
   vim.cmd("edit " .. vim.fn.fnameescape(SPECKIT .. "/specs/001-photo-albums/spec.md"))
   local bufnr = vim.api.nvim_get_current_buf()
@@ -210,6 +276,7 @@ local function main()
   end)
   checkhealth()
   regenerate(bufnr)
+  lens_after_regenerate(bufnr)
   speckit()
   R.missing_reported = false
   for _, m in ipairs(R.messages) do

@@ -24,10 +24,11 @@ DEMO = ROOT / "examples" / "demo"
 FEATURE = "specs/009-context-capsule"
 SPECKIT_SPEC = "# Feature Specification: Photo albums\n\nA user sorts photos into albums.\n"
 # A root-level ledger that breaks the cost-ledger schema (schema_version must be 1), and a
-# package.json that breaks VS Code's own package.json schema (name must be a string): the
-# second shows that JSON validation runs in this workspace.
+# control file that breaks a local schema it names itself: its warning shows that VS Code's
+# JSON validation ran in this workspace (offline: no schema from the network).
 BAD_LEDGER = '{"schema_version": "one", "providers": 7}\n'
-BAD_PACKAGE = '{"name": 5}\n'
+CONTROL = '{"$schema": "./control.schema.json", "count": "many"}\n'
+CONTROL_SCHEMA = '{"type": "object", "properties": {"count": {"type": "integer"}}}\n'
 
 
 def _server() -> Path:
@@ -58,7 +59,7 @@ def test_gemstack_blocks_are_json_in_the_editor(tmp_path: Path) -> None:
             "name": "tokens",
             "file": f"{FEATURE}/spec.md",
             "line": 100,
-            "column": 6,
+            "column": 2,  # Home goes to the first non-blank (the quote), then one right: on "id"
             "settle": 1500,
             "command": "Developer: Inspect Editor Tokens and Scopes",
             "selector": ".token-inspect-widget",
@@ -76,19 +77,20 @@ def test_a_speckit_repository_gets_no_server_no_install_and_no_schema(tmp_path: 
     """specs/001-*/spec.md with no Gemstack block, no .gemstack/, no server anywhere: the
     extension activates (specs/ exists) but installs nothing, shows no status item, offers no
     capsule command in the palette, and "Show Language Server Output" only shows the output;
-    the root cost-ledger.json gets no Gemstack schema warnings (package.json's schema still
-    applies, so JSON validation did run)."""
+    the root cost-ledger.json gets no Gemstack schema warnings (a file's own local schema still
+    reports, so JSON validation did run)."""
     repo = tmp_path / "speckit"
     (repo / "specs" / "001-photo-albums").mkdir(parents=True)
     (repo / "specs" / "001-photo-albums" / "spec.md").write_text(SPECKIT_SPEC, "utf-8")
     (repo / "cost-ledger.json").write_text(BAD_LEDGER, "utf-8")
-    (repo / "package.json").write_text(BAD_PACKAGE, "utf-8")
+    (repo / "control.json").write_text(CONTROL, "utf-8")
+    (repo / "control.schema.json").write_text(CONTROL_SCHEMA, "utf-8")
     path = os.pathsep.join(
         d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "gemstack-lsp").exists()
     )
     probes = [
         {"name": "ledger", "file": "cost-ledger.json", "line": 1, "selector": ".statusbar-item"},
-        {"name": "package", "file": "package.json", "line": 1, "selector": ".statusbar-item"},
+        {"name": "control", "file": "control.json", "line": 1, "selector": ".statusbar-item"},
         {"name": "spec", "file": "specs/001-photo-albums/spec.md", "line": 1, "selector": ".statusbar-item"},
     ]
     result = _run(
@@ -99,7 +101,12 @@ def test_a_speckit_repository_gets_no_server_no_install_and_no_schema(tmp_path: 
         {
             "GEMSTACK_EXPECTED": {"codes": []},
             "GEMSTACK_PROBES": probes,
-            "GEMSTACK_PALETTE": {"query": "Gemstack", "run": "Gemstack: Show Language Server Output", "wait": 8000},
+            "GEMSTACK_PALETTE": {
+                "query": "Gemstack",
+                "run": "Gemstack: Show Language Server Output",
+                "before": 6000,  # JSON validation of the files just opened
+                "wait": 8000,  # anything the command (or activation) would start shows by then
+            },
         },
     )
     private = tmp_path / "cs" / "data" / "User" / "globalStorage" / "gemstack.gemstack-lsp" / "server"
@@ -107,6 +114,8 @@ def test_a_speckit_repository_gets_no_server_no_install_and_no_schema(tmp_path: 
     seen = "\n".join(result.get("seen_notifications", []) + result.get("palette_notifications", []))
     assert "installing the language server" not in seen, seen
     assert "was not found" not in seen, seen
+    assert result["palette_ran"].startswith("Gemstack: Show Language Server Output"), result["palette_ran"]
+    assert result["palette_ran"].startswith("Gemstack: Show Language Server Output"), result["palette_ran"]
     palette = result["palette"]
     assert any(p.startswith("Gemstack: Show Language Server Output") for p in palette), palette
     assert any(p.startswith("Gemstack: Install or update the server") for p in palette), palette
@@ -120,5 +129,5 @@ def test_a_speckit_repository_gets_no_server_no_install_and_no_schema(tmp_path: 
         assert not any(hidden in p for p in palette), (hidden, palette)
     assert "Capsule" not in result["palette_status_bar"], result["palette_status_bar"]
     problems = "\n".join(r["text"] + " " + r["label"] for r in result["palette_problems"]["rows"])
-    assert "package.json" in problems and "Incorrect type" in problems, problems
+    assert "control.json" in problems and "Incorrect type" in problems, problems
     assert "cost-ledger.json" not in problems, problems

@@ -161,3 +161,16 @@ def test_no_server_in_a_speckit_repository(client: Client) -> None:
     assert sk["statusline"] == ""
     assert client.result["missing_reported"] is False
     assert sk["attached_after_block"] is True, client.explain()
+
+
+def test_code_lens_follows_the_statusline_and_comes_before_the_messages(client: Client) -> None:
+    """After Regenerate the lens says VALID once the statusline does (the plugin asks for the
+    lenses again when the state changes); on a line with a diagnostic the lens is drawn before
+    the diagnostic's virtual text, not behind it."""
+    lens = client.result["lens"]
+    print(f"\n{client.editor.name}: lens VALID {lens['after_status_ms']} ms after the statusline")
+    assert client.result["steps"]["lens_valid"]["ok"], client.explain()
+    assert lens["row"] is not None, lens
+    assert lens["diagnostic"], lens  # the lens's line carries a diagnostic
+    assert lens["lens_col"] and lens["diag_col"], lens["screen"]
+    assert lens["lens_col"] < lens["diag_col"], lens["screen"]

@@ -217,6 +217,9 @@ async function openFile(page, rel, line) {
     // The palette's entries for a query (which commands it offers here).
     const palette = JSON.parse(process.env.GEMSTACK_PALETTE || "null");
     if (palette) {
+      // The Problems panel first (the command run below may show another panel).
+      await sleep(palette.before || 0);
+      result.palette_problems = await problems(page);
       await page.keyboard.press("F1");
       await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
       await page.keyboard.type(palette.query);
@@ -225,8 +228,11 @@ async function openFile(page, rel, line) {
         [...document.querySelectorAll(".quick-input-widget .monaco-list-row")].map((r) => r.getAttribute("aria-label") || ""),
       );
       if (palette.run) {
+        // Type the rest of the title, so the entry run is that command and no other.
+        await page.keyboard.type(palette.run.startsWith(palette.query) ? palette.run.slice(palette.query.length) : "");
         const until = Date.now() + 10000;
         while (Date.now() < until && !(await firstRow(page)).startsWith(palette.run)) await sleep(200);
+        result.palette_ran = await firstRow(page);
         await page.keyboard.press("Enter");
       } else {
         await page.keyboard.press("Escape");
@@ -235,7 +241,6 @@ async function openFile(page, rel, line) {
       await sleep(palette.wait || 0);
       result.palette_notifications = await notifications(page);
       result.palette_status_bar = await statusBar(page);
-      result.palette_problems = await problems(page);
     }
     // Click the status bar item showing one text, and wait for the status bar to show another.
     const click = JSON.parse(process.env.GEMSTACK_STATUS_CLICK || "null");

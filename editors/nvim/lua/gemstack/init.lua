@@ -121,6 +121,34 @@ function M.handlers()
   return { ["window/showMessage"] = require("gemstack.messages").handler }
 end
 
+--- Neovim draws end-of-line virtual text in the order the marks were made: a lens drawn after
+--- the diagnostics sat behind their text (past column 200 on a spec's title). So when Neovim
+--- has drawn a Gemstack client's lenses, the plugin draws that buffer's Gemstack diagnostics
+--- again: the lens comes first, the messages after it. (vim.lsp.codelens.refresh hands its
+--- answer to the module's own handler, so the hook is on codelens.display, for Gemstack
+--- clients only.)
+local function lens_before_messages()
+  local lens = vim.lsp.codelens
+  if lens.gemstack_display_hooked then
+    return
+  end
+  local display = lens.display
+  lens.display = function(lenses, bufnr, client_id, ...)
+    local out = display(lenses, bufnr, client_id, ...)
+    local client = client_id and vim.lsp.get_client_by_id(client_id)
+    if client and client.name == M.name and vim.api.nvim_buf_is_loaded(bufnr) then
+      for _, is_pull in ipairs({ false, true }) do
+        local ok, ns = pcall(vim.lsp.diagnostic.get_namespace, client_id, is_pull)
+        if ok and ns and #vim.diagnostic.get(bufnr, { namespace = ns }) > 0 then
+          pcall(vim.diagnostic.show, ns, bufnr)
+        end
+      end
+    end
+    return out
+  end
+  lens.gemstack_display_hooked = true
+end
+
 --- The full client configuration for a root (a copy; safe to modify).
 function M.config_for(root)
   local config = M.base_config()
@@ -376,6 +404,45 @@ local function show_diagnostics(client)
 end
 
 local lens_timers = {}
+
+--- The capsule lens's title in a buffer ("Capsule: STALE · ..."), or nil when it has none.
+function M.capsule_lens(bufnr)
+  local ok, lenses = pcall(vim.lsp.codelens.get, bufnr)
+  for _, lens in ipairs(ok and lenses or {}) do
+    local title = lens.command and lens.command.title or ""
+    if title:find("^Capsule: ") then
+      return title
+    end
+  end
+  return nil
+end
+
+--- Makes the capsule lens say the state the statusline says (status.lua calls this when a
+--- feature's state changes). Neovim drops a lens refresh asked while another is in flight,
+--- so this asks again until the lens says it (a few times at most).
+function M.sync_lens(bufnr, state, tries)
+  tries = tries or 0
+  if M.options.codelens == false or tries > 8 or not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  local title = M.capsule_lens(bufnr)
+  if title == nil and tries > 0 then
+    return -- no capsule lens in this buffer
+  end
+  if title and title:find("Capsule: " .. state, 1, true) then
+    return
+  end
+  if has("nvim-0.10") then
+    vim.lsp.codelens.refresh({ bufnr = bufnr })
+  elseif vim.api.nvim_get_current_buf() == bufnr then
+    vim.lsp.codelens.refresh()
+  else
+    return -- 0.7 to 0.9 refresh the current buffer only; BufEnter refreshes this one
+  end
+  vim.defer_fn(function()
+    M.sync_lens(bufnr, state, tries + 1)
+  end, 150)
+end
 --- Code lenses: Neovim fetches them only when asked. Newer Neovims have
 --- vim.lsp.codelens.enable(); older ones need a refresh at each moment they may change.
 local function follow_codelens(client, bufnr)
@@ -383,6 +450,7 @@ local function follow_codelens(client, bufnr)
   if M.options.codelens == false or not caps.codeLensProvider then
     return
   end
+  lens_before_messages()
   local lens = vim.lsp.codelens
   if lens.enable then
     pcall(lens.enable, true, { bufnr = bufnr })

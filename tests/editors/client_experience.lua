@@ -258,6 +258,8 @@ local function speckit()
   -- The spec gets its first Gemstack block and is written: now it is a Gemstack repository.
   vim.api.nvim_buf_set_lines(bufnr, -1, -1, false, { "", "```gemstack-contracts", "[]", "```" })
   vim.cmd("write")
+  -- A second Markdown buffer gets the JSON region too (its syntax was loaded after the first's).
+  R.speckit.block_syntax = syntax_names(vim.api.nvim_buf_line_count(bufnr) - 1, 1)
   wait("speckit_attached_after_first_block", function()
     return attached(bufnr) ~= nil
   end)

@@ -161,6 +161,8 @@ def test_no_server_in_a_speckit_repository(client: Client) -> None:
     assert sk["statusline"] == ""
     assert client.result["missing_reported"] is False
     assert sk["attached_after_block"] is True, client.explain()
+    # Highlighting is the client's own: any Markdown buffer's gemstack block is JSON.
+    assert "gemstackJsonFence" in sk["block_syntax"], sk
 
 
 def test_code_lens_follows_the_statusline_and_comes_before_the_messages(client: Client) -> None:

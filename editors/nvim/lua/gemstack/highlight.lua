@@ -30,8 +30,11 @@ function M.add_syntax()
   if vim.g.gemstack_json_fences == false then
     return
   end
-  if pcall(vim.fn.execute, "syntax list " .. M.REGION) then
-    return -- already there (this syntax was loaded before the plugin followed it)
+  -- Already there (this syntax was loaded before the plugin followed it)? The group's name
+  -- outlives a buffer, so ask for this buffer's items of that name.
+  local ok, listed = pcall(vim.fn.execute, "syntax list " .. M.REGION)
+  if ok and listed:find("start=", 1, true) then
+    return
   end
   local current = vim.b.current_syntax
   vim.b.current_syntax = nil

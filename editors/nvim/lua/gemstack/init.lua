@@ -419,10 +419,10 @@ end
 
 --- Makes the capsule lens say the state the statusline says (status.lua calls this when a
 --- feature's state changes). Neovim drops a lens refresh asked while another is in flight,
---- so this asks again until the lens says it (a few times at most).
+--- so this asks again until the lens says it (every 150 ms, for 6 s at most).
 function M.sync_lens(bufnr, state, tries)
   tries = tries or 0
-  if M.options.codelens == false or tries > 8 or not vim.api.nvim_buf_is_loaded(bufnr) then
+  if M.options.codelens == false or tries > 40 or not vim.api.nvim_buf_is_loaded(bufnr) then
     return
   end
   local title = M.capsule_lens(bufnr)

@@ -39,7 +39,7 @@ VSCODE_SHOTS = [
     },
     {"name": "vscode-codelens.png", "file": "specs/009-context-capsule/spec.md", "line": 1, "wait": 3000},
     # A gemstack-contracts block, highlighted as JSON by the extension's injection grammar.
-    {"name": "vscode-json-blocks.png", "file": "specs/009-context-capsule/spec.md", "line": 112, "wait": 2000},
+    {"name": "vscode-json-blocks.png", "file": "specs/009-context-capsule/spec.md", "line": 97, "wait": 2000},
     {
         "name": "vscode-status-bar.png",
         "file": "specs/009-context-capsule/spec.md",

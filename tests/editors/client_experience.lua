@@ -136,6 +136,33 @@ local function highlighting()
   end
 end
 
+--- The hover on the first contract id: its kind and text (plain text where Neovim does not
+--- render Markdown), and the completion documentation formats the client declared.
+local function hover_kind(bufnr)
+  local pos = R.positions.key
+  local line = pos.line
+  local id_col = line:find('"', line:find(":", 1, true), true) -- the value's opening quote
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = pos.row - 1, character = id_col + 1 },
+  }
+  local answers = vim.lsp.buf_request_sync(bufnr, "textDocument/hover", params, TIMEOUT) or {}
+  for _, answer in pairs(answers) do
+    local contents = answer.result and answer.result.contents
+    if type(contents) == "table" and contents.kind then
+      R.hover = { kind = contents.kind, value = contents.value }
+    end
+  end
+  local client = attached(bufnr)
+  local td = client and client.config.capabilities and client.config.capabilities.textDocument or {}
+  R.declared = {
+    hover = td.hover and td.hover.contentFormat or vim.NIL,
+    completion_docs = td.completion and td.completion.completionItem
+        and td.completion.completionItem.documentationFormat
+      or vim.NIL,
+  }
+end
+
 local function checkhealth()
   local before = vim.api.nvim_get_current_buf()
   vim.cmd("checkhealth gemstack")
@@ -276,6 +303,7 @@ local function main()
   wait("capsule_state", function()
     return gemstack.statusline() ~= ""
   end)
+  hover_kind(bufnr)
   checkhealth()
   regenerate(bufnr)
   lens_after_regenerate(bufnr)

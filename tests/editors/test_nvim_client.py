@@ -176,3 +176,19 @@ def test_code_lens_follows_the_statusline_and_comes_before_the_messages(client: 
     assert lens["diagnostic"], lens  # the lens's line carries a diagnostic
     assert lens["lens_col"] and lens["diag_col"], lens["screen"]
     assert lens["lens_col"] < lens["diag_col"], lens["screen"]
+
+
+def test_markdown_only_where_neovim_renders_it(client: Client) -> None:
+    """0.7 shows a hover's code spans and table pipes as typed, and omnifunc's info window shows
+    completion documentation as it is: the plugin declares plain text there, and the server
+    answers in plain text. 0.12 renders Markdown hovers and keeps them."""
+    hover = client.result["hover"]
+    declared = client.result["declared"]
+    assert "zero-dependency-core" in hover["value"], hover
+    if client.editor.minimum < (0, 10):
+        assert declared["hover"] == ["plaintext"], declared
+        assert declared["completion_docs"] == ["plaintext"], declared
+        assert hover["kind"] == "plaintext", hover
+        assert "**" not in hover["value"] and "`" not in hover["value"], hover["value"]
+    else:
+        assert hover["kind"] == "markdown", hover

@@ -104,6 +104,21 @@ end
 --- other tools write (a capsule regenerated in a terminal would stay stale).
 function M.capabilities(base)
   local caps = vim.tbl_deep_extend("force", base or {}, M.options.capabilities or {})
+  -- Markdown only where it is rendered: before 0.10 the hover window shows code spans and
+  -- table pipes as typed, and before 0.11 the omnifunc's info window shows the completion
+  -- documentation as it is. Ask the server for plain text there (it has both).
+  local td = caps.textDocument or {}
+  if not has("nvim-0.10") then
+    td.hover = vim.tbl_extend("force", td.hover or {}, { contentFormat = { "plaintext" } })
+  end
+  if not has("nvim-0.11") and M.options.capabilities == nil then
+    -- (Not when the user passes capabilities, e.g. nvim-cmp's, which renders Markdown.)
+    local completion = td.completion or {}
+    completion.completionItem =
+      vim.tbl_extend("force", completion.completionItem or {}, { documentationFormat = { "plaintext" } })
+    td.completion = completion
+  end
+  caps.textDocument = td
   if M.options.watch_files ~= false and M.has_lsp_watcher() then
     caps = vim.tbl_deep_extend("force", caps, {
       workspace = { didChangeWatchedFiles = { dynamicRegistration = true } },

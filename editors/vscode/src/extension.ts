@@ -12,7 +12,16 @@ import {
 } from "vscode-languageclient/node";
 import { CAPSULE_STATE_REQUEST, CapsuleState, capsuleStatusView } from "./status";
 import { bundledWheel, choosePython, installServer, needsUpdate, noPythonMessage } from "./install";
-import { CONTEXT_KEY, MAX_FILES, NOT_GEMSTACK, SPEC_GLOB, anyHasBlock, hasGemstackBlock, isGemstackFolder } from "./workspace";
+import {
+  ARTIFACT_GLOB,
+  CONTEXT_KEY,
+  MAX_FILES,
+  NOT_GEMSTACK,
+  SPEC_GLOB,
+  anyHasBlock,
+  hasGemstackBlock,
+  isGemstackFolder,
+} from "./workspace";
 import {
   FROM_CLONE_HINT,
   INSTALL_COMMAND,
@@ -449,6 +458,8 @@ async function detectGemstackWorkspace(): Promise<boolean> {
   if (folders.length > 0) {
     const nested = await vscode.workspace.findFiles("**/.gemstack/*", "**/node_modules/**", 1);
     if (nested.length > 0) return true;
+    const artifacts = await vscode.workspace.findFiles(ARTIFACT_GLOB, "**/node_modules/**", 1);
+    if (artifacts.length > 0) return true;
     const specs = await vscode.workspace.findFiles(SPEC_GLOB, "**/node_modules/**", MAX_FILES);
     if (await anyHasBlock(specs.filter((u) => u.scheme === "file").map((u) => u.fsPath))) return true;
   }

@@ -28,6 +28,14 @@ async function main() {
   write("withblock/specs/002-x/tasks.md", "# Tasks\n");
   write("withblock/specs/002-x/spec.md", "# X\n\n```gemstack-contracts\n[]\n```\n");
   fs.mkdirSync(path.join(tmp, "withfolder/.gemstack"), { recursive: true });
+  // Task metadata, or a capsule in a feature folder, make a repository Gemstack too (as the
+  // server's core/identity.py); a block in another Markdown file of the feature does not.
+  write("withmeta/specs/003-x/tasks.md", "- [ ] T001 <!-- gemstack:tests=TEST-A01 -->\n");
+  write("withcapsule/specs/004-x/context-capsule.json", "{}");
+  write("notes/specs/005-x/notes.md", "```gemstack-contracts\n[]\n```\n");
+  assert.strictEqual(await w.isGemstackFolder(path.join(tmp, "withmeta")), true);
+  assert.strictEqual(await w.isGemstackFolder(path.join(tmp, "withcapsule")), true);
+  assert.strictEqual(await w.isGemstackFolder(path.join(tmp, "notes")), false);
   assert.strictEqual(await w.isGemstackFolder(path.join(tmp, "speckit")), false);
   assert.strictEqual(await w.isGemstackFolder(path.join(tmp, "plain")), false);
   assert.strictEqual(await w.isGemstackFolder(path.join(tmp, "withblock")), true);

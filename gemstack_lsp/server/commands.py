@@ -35,6 +35,7 @@ from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span, utf8
 from gemstack_lsp.server import convert
+from gemstack_lsp.server.wording import diagnostics_place
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -197,7 +198,9 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
         st = await engine.current(root, request)
     remaining = [f for f in st.findings if f.path.startswith(feature.path + "/")]
     left_out = [w.message for w in result.warnings]
-    message = regenerated_message(feature.capsule, data, remaining, len(left_out), result.condensed)
+    message = regenerated_message(
+        feature.capsule, data, remaining, len(left_out), result.condensed, diagnostics_place(session.client.name)
+    )
     swarm_note = _swarm_note(repo, feature, data)
     if swarm_note is not None:
         message += " " + swarm_note
@@ -235,10 +238,16 @@ def _invariant_count(data: bytes) -> int:
 
 
 def regenerated_message(
-    path: str, data: bytes, remaining: list[Finding], left_out: int = 0, condensed: tuple[str, ...] = ()
+    path: str,
+    data: bytes,
+    remaining: list[Finding],
+    left_out: int = 0,
+    condensed: tuple[str, ...] = (),
+    where: str = "see the Problems list",
 ) -> str:
     """What Regenerate wrote, what it left out or condensed, and what the feature still reports
-    (each finding explains itself; each left-out item is in the output log, never its text)."""
+    (each finding explains itself; each left-out item is in the output log, never its text).
+    ``where`` says where the client lists findings (``wording.diagnostics_place``)."""
     count = _invariant_count(data)
     message = f"Context capsule written: {path} ({len(data)} bytes, {count} invariant{'s' if count != 1 else ''})."
     if left_out:
@@ -249,7 +258,7 @@ def regenerated_message(
     if remaining:
         codes = sorted({f.code for f in remaining})
         shown = ", ".join(codes[:3]) + (f" and {len(codes) - 3} more" if len(codes) > 3 else "")
-        message += f" Still reported for this feature: {shown} (see the Problems list)."
+        message += f" Still reported for this feature: {shown} ({where})."
     return message
 
 

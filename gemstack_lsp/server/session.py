@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -116,6 +116,8 @@ class ClientFeatures:
     code_lens_refresh: bool = False
     #: Workspace edits may carry snippet text edits (LSP 3.18 ``snippetEditSupport``).
     snippet_edits: bool = False
+    #: The client's name from ``initialize`` (``clientInfo.name``; "" when it sent none).
+    name: str = ""
 
     @classmethod
     def from_capabilities(cls, caps: lsp.ClientCapabilities) -> ClientFeatures:
@@ -191,7 +193,8 @@ class Session:
 
     def initialize(self, params: lsp.InitializeParams) -> None:
         caps = params.capabilities
-        self.client = ClientFeatures.from_capabilities(caps)
+        client_name = params.client_info.name if params.client_info else ""
+        self.client = replace(ClientFeatures.from_capabilities(caps), name=client_name)
         offered = caps.general.position_encodings if caps.general else None
         self.encoding = convert.choose_encoding(offered)
         for folder in params.workspace_folders or ():

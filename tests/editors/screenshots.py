@@ -1,6 +1,7 @@
 """Screenshots for docs/editors.md: VS Code (code-server) and Neovim (tmux), on a copy of the demo.
 
-    .venv/bin/python -m tests.editors.screenshots [OUT_DIR] [--only=nvim|vscode]    (default: docs/screenshots)
+    .venv/bin/python -m tests.editors.screenshots [OUT_DIR] [--only=nvim|vscode] [--vscode-shots=a.png,b.png]
+    (default: docs/screenshots; --vscode-shots takes only the named VS Code shots)
 
 Needs what the slow code-server test needs, plus tmux; writes PNG files and prints their names.
 Look at each one before committing it.
@@ -37,6 +38,8 @@ VSCODE_SHOTS = [
         "wait": 2500,
     },
     {"name": "vscode-codelens.png", "file": "specs/009-context-capsule/spec.md", "line": 1, "wait": 3000},
+    # A gemstack-contracts block, highlighted as JSON by the extension's injection grammar.
+    {"name": "vscode-json-blocks.png", "file": "specs/009-context-capsule/spec.md", "line": 97, "wait": 2000},
     {
         "name": "vscode-status-bar.png",
         "file": "specs/009-context-capsule/spec.md",
@@ -48,7 +51,8 @@ VSCODE_SHOTS = [
 ]
 
 
-def vscode(out: Path, work: Path) -> None:
+def vscode(out: Path, work: Path, names: set[str] | None = None) -> None:
+    shots = [s for s in VSCODE_SHOTS if names is None or s["name"] in names]
     repo = work / "vscode-demo"
     shutil.copytree(DEMO, repo, symlinks=True)
     settings = {"editor.stickyScroll.enabled": False, "files.simpleDialog.enable": True}
@@ -59,7 +63,7 @@ def vscode(out: Path, work: Path) -> None:
             work / "vscode.json",
             {
                 "GEMSTACK_EXPECTED": json.dumps({"codes": ["CONTEXT_CAPSULE_STALE"]}),
-                "GEMSTACK_SHOTS": json.dumps(VSCODE_SHOTS),
+                "GEMSTACK_SHOTS": json.dumps(shots),
             },
             shots=out,
         )
@@ -276,7 +280,13 @@ def neovim(out: Path, work: Path) -> None:
         keys("gg")
         time.sleep(1.5)
         shot("nvim-codelens.png")
-        keys(":100", "Enter", "zz", "13|")
+        # The gemstack-contracts block in Vim's JSON syntax, in a colour scheme that colours
+        # keys and values apart (Neovim's default shows keys bold and strings pale green).
+        keys(":colorscheme desert", "Enter", ":100", "Enter", "zz")
+        time.sleep(1)
+        shot("nvim-json-blocks.png")
+        keys(":colorscheme default", "Enter")
+        keys("13|")
         time.sleep(1)
         keys("K")
         time.sleep(2)
@@ -284,17 +294,17 @@ def neovim(out: Path, work: Path) -> None:
         keys("Escape", "gg")
         time.sleep(0.5)
         keys(":GemstackRegenerateCapsule", "Enter")
-        time.sleep(3)
-        keys("Enter")  # past the message of what was written (two lines: a hit-enter prompt)
-        time.sleep(2)
+        time.sleep(4)  # the message of what was written fits on one line: no hit-enter prompt
         shot("nvim-statusline.png")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], env=env, capture_output=True)
 
 
 def main() -> int:
-    args = [a for a in sys.argv[1:] if not a.startswith("--only=")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
     only = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")), None)
+    picked = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--vscode-shots=")), None)
+    names = set(picked.split(",")) if picked else None
     out = Path(args[0]) if args else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="gemstack-shots-") as tmp:
@@ -302,7 +312,7 @@ def main() -> int:
         if only in (None, "nvim"):
             neovim(out, work)
         if only in (None, "vscode"):
-            vscode(out, work)
+            vscode(out, work, names)
     return 0
 
 

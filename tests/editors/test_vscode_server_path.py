@@ -2,7 +2,8 @@
 
 - ``src/serverPath.ts``: the lookup order (setting, private environment, PATH, .venv, pipx, uv);
 - ``src/install.ts``: the installer of the bundled wheel into the private environment;
-- ``src/status.ts``: the capsule status bar item's words.
+- ``src/status.ts``: the capsule status bar item's words;
+- ``src/workspace.ts``: which workspaces are Gemstack repositories (a spec-kit one is not).
 
 Each module is bundled with the extension's own esbuild (installed by `make vsix`, which
 `make test` runs first) and its test in editors/vscode/test runs with plain node.
@@ -21,7 +22,10 @@ EXTENSION = ROOT / "editors" / "vscode"
 ESBUILD = EXTENSION / "node_modules" / ".bin" / "esbuild"
 
 
-@pytest.mark.parametrize(("module", "test"), [("serverPath", "serverPath"), ("install", "install"), ("status", "status")])
+MODULES = [("serverPath", "serverPath"), ("install", "install"), ("status", "status"), ("workspace", "workspace")]
+
+
+@pytest.mark.parametrize(("module", "test"), MODULES)
 def test_extension_module(tmp_path: Path, module: str, test: str) -> None:
     if not ESBUILD.exists():
         pytest.fail(f"{ESBUILD} is missing: run `make vsix` (npm ci in editors/vscode)")

@@ -26,6 +26,7 @@ SCHEMAS = ROOT / "gemstack_lsp" / "schemas"
 def _inputs() -> list[Path]:
     files = [EXTENSION / "package.json", EXTENSION / "package-lock.json", EXTENSION / "README.md"]
     files += sorted((EXTENSION / "src").glob("*.ts"))
+    files += sorted((EXTENSION / "syntaxes").glob("*.json"))
     files += sorted(SCHEMAS.glob("*.json"))
     return files
 
@@ -106,10 +107,17 @@ def test_settings_mirror_the_server(manifest: dict[str, Any]) -> None:
 
 
 def test_json_artifacts_are_bound_to_the_bundled_schemas(vsix: zipfile.ZipFile, manifest: dict[str, Any]) -> None:
-    bindings = {v["fileMatch"]: v["url"] for v in manifest["contributes"]["jsonValidation"]}
+    bindings = {
+        match: v["url"]
+        for v in manifest["contributes"]["jsonValidation"]
+        for match in ([v["fileMatch"]] if isinstance(v["fileMatch"], str) else v["fileMatch"])
+    }
+    # Only where a Gemstack repository keeps them: never any file named cost-ledger.json (a
+    # root-level ledger cannot be told from another project's by a pattern; the server checks it).
     assert bindings == {
-        "context-capsule.json": "./schemas/context-capsule-v1.schema.json",
-        "cost-ledger.json": "./schemas/cost-ledger-v1.schema.json",
+        "**/specs/*/context-capsule.json": "./schemas/context-capsule-v1.schema.json",
+        "**/specs/*/cost-ledger.json": "./schemas/cost-ledger-v1.schema.json",
+        "**/.gemstack/cost-ledger.json": "./schemas/cost-ledger-v1.schema.json",
         "**/.gemstack/providers.json": "./schemas/providers.schema.json",
         "**/specs/*/swarm.json": "./schemas/swarm.schema.json",
         "**/specs/*/visual-qa.json": "./schemas/visual-qa.schema.json",
@@ -122,6 +130,35 @@ def test_json_artifacts_are_bound_to_the_bundled_schemas(vsix: zipfile.ZipFile, 
         assert schema.get("$schema", "").startswith("https://json-schema.org/"), member
         # The bundled copy is the package's schema, byte for byte.
         assert vsix.read(member) == (SCHEMAS / Path(url).name).read_bytes()
+
+
+def test_gemstack_blocks_are_highlighted_as_json(vsix: zipfile.ZipFile, manifest: dict[str, Any]) -> None:
+    """An injection grammar into Markdown embeds source.json in ```gemstack-* fences (its
+    scopes are checked with VS Code's own TextMate engine in test_vscode_grammar.py)."""
+    [grammar] = manifest["contributes"]["grammars"]
+    assert grammar["injectTo"] == ["text.html.markdown"]
+    assert grammar["embeddedLanguages"] == {"meta.embedded.block.json": "json"}
+    member = "extension/" + grammar["path"].removeprefix("./")
+    packed = json.loads(vsix.read(member))
+    assert packed["scopeName"] == grammar["scopeName"]
+    assert packed["injectionSelector"].startswith("L:text.html.markdown")
+    [language] = manifest["contributes"]["languages"]
+    assert language["id"] == "json"  # strict JSON (the server rejects comments), not jsonc
+    assert "**/.gemstack/*.json" in language["filenamePatterns"]
+
+
+def test_quiet_outside_gemstack(manifest: dict[str, Any]) -> None:
+    """The commands that need a Gemstack repository are in the palette only in one (a context
+    key the extension sets); showing the output or installing stays available."""
+    palette = {m["command"]: m["when"] for m in manifest["contributes"]["menus"]["commandPalette"]}
+    for command in (
+        "gemstack.editor.regenerateCapsule",
+        "gemstack.editor.verifyCapsule",
+        "gemstack.editor.checkWorkspace",
+        "gemstack.editor.restartServer",
+    ):
+        assert palette[command] == "gemstack.isGemstackWorkspace", command
+    assert "gemstack.editor.showOutput" not in palette
 
 
 def test_palette_has_the_install_command(manifest: dict[str, Any]) -> None:

@@ -35,6 +35,8 @@ from gemstack_lsp.server.convert import path_to_uri
 HERE = Path(__file__).parent
 LAUNCHER = HERE / "launch_server.py"
 CLIENTS = {"vscode": "visual-studio-code@v1.65.2", "neovim": "neovim@v0.11.0"}
+#: The clientInfo.name each client sends in initialize.
+CLIENT_NAMES = {"vscode": "Visual Studio Code", "neovim": "Neovim"}
 #: A bound on any single wait, so a broken server fails a test instead of hanging the suite.
 WAIT = 60.0
 
@@ -276,6 +278,7 @@ async def make_client() -> AsyncIterator[MakeClient]:
                     workspace_folders=[lsp.WorkspaceFolder(uri=path_to_uri(root), name=root.name)],
                     initialization_options=options,
                     locale=locale,
+                    client_info=lsp.ClientInfo(name=CLIENT_NAMES[kind]),
                 )
             ),
             WAIT,

@@ -84,7 +84,8 @@ async def test_regenerate_says_what_it_wrote_and_what_remains(make_client: MakeC
     assert result["remaining"] == ["CLOSURE_MANIFEST_MISSING", "FROZEN_ARTIFACT_CHANGED"]
     expected = (
         f"Context capsule written: {CAPSULE} ({size} bytes, {result['invariants']} invariants). "
-        "Still reported for this feature: CLOSURE_MANIFEST_MISSING, FROZEN_ARTIFACT_CHANGED (see the Problems list)."
+        "Still reported for this feature: CLOSURE_MANIFEST_MISSING, FROZEN_ARTIFACT_CHANGED "
+        "(:lua vim.diagnostic.setqflist() lists them)."
     )
     assert result["message"] == expected
     assert expected in [m.message for m in h.client.messages]

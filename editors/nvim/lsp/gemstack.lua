@@ -3,7 +3,9 @@
 -- reads this same file, so there is one description of the server.
 --
 -- The server is started only for Gemstack files (Markdown under specs/, context-capsule.json,
--- cost-ledger.json, .gemstack/*.json) inside a folder that holds `.gemstack/` or `specs/`.
+-- cost-ledger.json, .gemstack/*.json) inside a Gemstack repository: a folder that holds
+-- `.gemstack/`, or `specs/` with at least one Gemstack block (lua/gemstack/root.lua). A
+-- spec-kit repository (specs/ and no Gemstack block) gets no server.
 
 local uv = vim.uv or vim.loop
 
@@ -62,9 +64,14 @@ return {
       return
     end
     local root = find_root(file, root_markers)
-    if root then
-      on_dir(root)
+    if not root then
+      return
     end
+    local ok, gemstack_root = pcall(require, "gemstack.root")
+    if ok and not gemstack_root.is_gemstack(root, bufnr) then
+      return
+    end
+    on_dir(root)
   end,
   -- Settings under the section "gemstack", as in VS Code: environment, debounceMs,
   -- maxLedgerAgeDays, diagnostics, hover, codeActions, codeLens, completion, navigation, logLevel.

@@ -39,3 +39,10 @@ end, {
   complete = "file",
   desc = "Install gemstack-lsp into a private environment (from this plugin's clone, or a path, wheel or URL)",
 })
+
+-- JSON highlighting of ```gemstack-* blocks in Markdown (lua/gemstack/highlight.lua).
+require("gemstack.highlight").follow()
+
+vim.api.nvim_create_user_command("GemstackMessages", function()
+  require("gemstack.messages").open()
+end, { desc = "Show the full text of gemstack-lsp's recent messages" })

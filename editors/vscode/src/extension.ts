@@ -13,6 +13,16 @@ import {
 import { CAPSULE_STATE_REQUEST, CapsuleState, capsuleStatusView } from "./status";
 import { bundledWheel, choosePython, installServer, needsUpdate, noPythonMessage } from "./install";
 import {
+  ARTIFACT_GLOB,
+  CONTEXT_KEY,
+  MAX_FILES,
+  NOT_GEMSTACK,
+  SPEC_GLOB,
+  anyHasBlock,
+  hasGemstackBlock,
+  isGemstackFolder,
+} from "./workspace";
+import {
   FROM_CLONE_HINT,
   INSTALL_COMMAND,
   INSTALL_COMMAND_TITLE,
@@ -46,6 +56,8 @@ export const DOCUMENT_SELECTOR: DocumentSelector = [
 const WATCHED = "**/{specs/**/*.md,context-capsule.json,cost-ledger.json,.gemstack/*.json}";
 
 let client: LanguageClient | undefined;
+/** Whether the workspace is a Gemstack repository (set by refreshWorkspaceKind). */
+let gemstackWorkspace = false;
 let output: vscode.OutputChannel | undefined;
 /** The start (or install, then start) under way, so two never run at once. */
 let starting: Promise<void> | undefined;
@@ -437,37 +449,114 @@ class CapsuleStatus implements vscode.Disposable {
 
 let status: CapsuleStatus | undefined;
 
+/**
+ * Whether the workspace is a Gemstack repository: a folder with `.gemstack/` or a Gemstack block
+ * in specs/<feature>/*.md (at a folder's top, or deeper as the glob finds it), or an open
+ * Markdown document with a block (unsaved text counts).
+ */
+async function detectGemstackWorkspace(): Promise<boolean> {
+  const folders = folderPaths();
+  for (const folder of folders) {
+    if (await isGemstackFolder(folder)) return true;
+  }
+  if (folders.length > 0) {
+    const nested = await vscode.workspace.findFiles("**/.gemstack/*", "**/node_modules/**", 1);
+    if (nested.length > 0) return true;
+    const artifacts = await vscode.workspace.findFiles(ARTIFACT_GLOB, "**/node_modules/**", 1);
+    if (artifacts.length > 0) return true;
+    const specs = await vscode.workspace.findFiles(SPEC_GLOB, "**/node_modules/**", MAX_FILES);
+    if (await anyHasBlock(specs.filter((u) => u.scheme === "file").map((u) => u.fsPath))) return true;
+  }
+  return vscode.workspace.textDocuments.some((d) => d.languageId === "markdown" && hasGemstackBlock(d.getText()));
+}
+
+/** Detects the workspace's kind again and sets the context key; answers it. */
+async function refreshWorkspaceKind(): Promise<boolean> {
+  const now = await detectGemstackWorkspace();
+  gemstackWorkspace = now;
+  await vscode.commands.executeCommand("setContext", CONTEXT_KEY, now);
+  return now;
+}
+
+/** Starts the server once the workspace turns out to be a Gemstack repository (a first block saved, `.gemstack/` created, a folder added). */
+async function startIfGemstack(context: vscode.ExtensionContext): Promise<void> {
+  if (gemstackWorkspace || !(await refreshWorkspaceKind())) return;
+  output?.appendLine("Gemstack: this workspace is now a Gemstack repository: starting the language server");
+  void ensureStarted(context);
+}
+
+/** Runs `action` in a Gemstack workspace; elsewhere says why nothing happens (and starts nothing). */
+function inGemstack<T extends unknown[]>(action: (...args: T) => unknown): (...args: T) => Promise<void> {
+  return async (...args: T) => {
+    if (!gemstackWorkspace && !(await refreshWorkspaceKind())) {
+      output?.appendLine(NOT_GEMSTACK);
+      void vscode.window.showInformationMessage(NOT_GEMSTACK);
+      return;
+    }
+    await action(...args);
+  };
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("Gemstack");
   status = new CapsuleStatus();
   context.subscriptions.push(
     output,
     status,
-    vscode.commands.registerCommand("gemstack.editor.regenerateCapsule", async (feature?: string) => {
-      const dir = feature || (await pickFeature());
-      if (dir) await runServerCommand("gemstack.regenerateCapsule", [featureUri(dir)], "Regenerate Context Capsule");
+    vscode.commands.registerCommand(
+      "gemstack.editor.regenerateCapsule",
+      inGemstack(async (feature?: string) => {
+        const dir = feature || (await pickFeature());
+        if (dir) await runServerCommand("gemstack.regenerateCapsule", [featureUri(dir)], "Regenerate Context Capsule");
+      }),
+    ),
+    vscode.commands.registerCommand(
+      "gemstack.editor.verifyCapsule",
+      inGemstack(async (feature?: string) => {
+        const dir = feature || (await pickFeature());
+        if (dir) await runServerCommand("gemstack.verifyCapsule", [featureUri(dir)], "Verify Context Capsule");
+      }),
+    ),
+    vscode.commands.registerCommand(
+      "gemstack.editor.checkWorkspace",
+      inGemstack(async () => {
+        await runServerCommand("gemstack.checkWorkspace", [], "Check Workspace");
+        await vscode.commands.executeCommand("workbench.actions.view.problems");
+      }),
+    ),
+    vscode.commands.registerCommand("gemstack.editor.restartServer", inGemstack(() => ensureStarted(context))),
+    vscode.commands.registerCommand(INSTALL_COMMAND, async () => {
+      if (gemstackWorkspace || (await refreshWorkspaceKind())) return ensureStarted(context, true);
+      // Asked for outside a Gemstack workspace: install, start nothing.
+      const installed = await installPrivateServer(context, "on request", resolve(context).tried);
+      if (installed) void vscode.window.showInformationMessage(`Gemstack: installed ${installed}; it starts in Gemstack workspaces.`);
     }),
-    vscode.commands.registerCommand("gemstack.editor.verifyCapsule", async (feature?: string) => {
-      const dir = feature || (await pickFeature());
-      if (dir) await runServerCommand("gemstack.verifyCapsule", [featureUri(dir)], "Verify Context Capsule");
-    }),
-    vscode.commands.registerCommand("gemstack.editor.checkWorkspace", async () => {
-      await runServerCommand("gemstack.checkWorkspace", [], "Check Workspace");
-      await vscode.commands.executeCommand("workbench.actions.view.problems");
-    }),
-    vscode.commands.registerCommand("gemstack.editor.restartServer", () => ensureStarted(context)),
-    vscode.commands.registerCommand(INSTALL_COMMAND, () => ensureStarted(context, true)),
+    // Shows the channel only: never starts or installs anything.
     vscode.commands.registerCommand("gemstack.editor.showOutput", () => output?.show()),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration("gemstack.server.path")) void ensureStarted(context);
+      if (event.affectsConfiguration("gemstack.server.path") && gemstackWorkspace) void ensureStarted(context);
     }),
     // Trusting the folder lifts Restricted Mode: restart so the server may run git and write.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void ensureStarted(context)),
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      if (!gemstackWorkspace && document.languageId === "markdown" && hasGemstackBlock(document.getText())) {
+        void startIfGemstack(context);
+      }
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void startIfGemstack(context)),
     vscode.window.onDidChangeActiveTextEditor(() => status?.refresh()),
     vscode.languages.onDidChangeDiagnostics(() => status?.refresh()),
   );
+  const gemstackFolder = vscode.workspace.createFileSystemWatcher("**/.gemstack", false, true, true);
+  context.subscriptions.push(gemstackFolder, gemstackFolder.onDidCreate(() => void startIfGemstack(context)));
   // Never awaited: activation (and so every Gemstack command) must not wait on an install or a message.
-  void ensureStarted(context);
+  void refreshWorkspaceKind().then((isGemstack) => {
+    if (isGemstack) {
+      void ensureStarted(context);
+    } else {
+      output?.appendLine(NOT_GEMSTACK);
+    }
+  });
 }
 
 export async function deactivate(): Promise<void> {

@@ -181,6 +181,11 @@ async function openFile(page, rel, line) {
         await page.keyboard.press("Home");
         for (let i = 1; i < probe.column; i++) await page.keyboard.press("ArrowRight");
       }
+      // A palette command on that position (e.g. Developer: Inspect Editor Tokens and Scopes).
+      if (probe.command) {
+        await sleep(probe.settle || 0);
+        await runCommand(page, probe.command);
+      }
       let text = "";
       const until = Date.now() + TIMEOUT;
       let pressed = 0;
@@ -202,7 +207,40 @@ async function openFile(page, rel, line) {
         await sleep(300);
       }
       result.probes[probe.name] = text;
+      if (probe.shot && shotDir) {
+        fs.mkdirSync(shotDir, { recursive: true });
+        await sleep(300);
+        await page.screenshot({ path: path.join(shotDir, probe.shot) });
+      }
       await page.keyboard.press("Escape");
+    }
+    // The palette's entries for a query (which commands it offers here).
+    const palette = JSON.parse(process.env.GEMSTACK_PALETTE || "null");
+    if (palette) {
+      // The Problems panel first (the command run below may show another panel).
+      await sleep(palette.before || 0);
+      result.palette_problems = await problems(page);
+      await page.keyboard.press("F1");
+      await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
+      await page.keyboard.type(palette.query);
+      await sleep(1500);
+      result.palette = await page.evaluate(() =>
+        [...document.querySelectorAll(".quick-input-widget .monaco-list-row")].map((r) => r.getAttribute("aria-label") || ""),
+      );
+      if (palette.run) {
+        // Type the rest of the title, so the entry run is that command and no other.
+        await page.keyboard.type(palette.run.startsWith(palette.query) ? palette.run.slice(palette.query.length) : "");
+        const until = Date.now() + 10000;
+        while (Date.now() < until && !(await firstRow(page)).startsWith(palette.run)) await sleep(200);
+        result.palette_ran = await firstRow(page);
+        await page.keyboard.press("Enter");
+      } else {
+        await page.keyboard.press("Escape");
+      }
+      // Whatever the command (or activation) does shows within this time.
+      await sleep(palette.wait || 0);
+      result.palette_notifications = await notifications(page);
+      result.palette_status_bar = await statusBar(page);
     }
     // Click the status bar item showing one text, and wait for the status bar to show another.
     const click = JSON.parse(process.env.GEMSTACK_STATUS_CLICK || "null");

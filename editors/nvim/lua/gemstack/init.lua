@@ -14,6 +14,7 @@
 --     watch_files = true,        -- tell the server of files changed on disk by other tools
 --     statusline = true,         -- keep require("gemstack").statusline() fresh
 --     echo_results = false,      -- also echo command results (the server shows its own message)
+--     messages = true,           -- the server's long messages as one line (full text: :GemstackMessages)
 --     on_attach = function(client, bufnr) end,
 --     capabilities = nil,        -- e.g. require("cmp_nvim_lsp").default_capabilities()
 --     autostart = true,
@@ -106,6 +107,21 @@ end
 --- other tools write (a capsule regenerated in a terminal would stay stale).
 function M.capabilities(base)
   local caps = vim.tbl_deep_extend("force", base or {}, M.options.capabilities or {})
+  -- Markdown only where it is rendered: before 0.10 the hover window shows code spans and
+  -- table pipes as typed, and before 0.11 the omnifunc's info window shows the completion
+  -- documentation as it is. Ask the server for plain text there (it has both).
+  local td = caps.textDocument or {}
+  if not has("nvim-0.10") then
+    td.hover = vim.tbl_extend("force", td.hover or {}, { contentFormat = { "plaintext" } })
+  end
+  if not has("nvim-0.11") and M.options.capabilities == nil then
+    -- (Not when the user passes capabilities, e.g. nvim-cmp's, which renders Markdown.)
+    local completion = td.completion or {}
+    completion.completionItem =
+      vim.tbl_extend("force", completion.completionItem or {}, { documentationFormat = { "plaintext" } })
+    td.completion = completion
+  end
+  caps.textDocument = td
   if M.options.watch_files ~= false and M.has_lsp_watcher() then
     caps = vim.tbl_deep_extend("force", caps, {
       workspace = { didChangeWatchedFiles = { dynamicRegistration = true } },
@@ -123,6 +139,43 @@ function M.is_trusted(root)
   return trusted ~= false
 end
 
+--- The plugin's handlers: the server's messages without a hit-enter prompt (messages.lua),
+--- unless `messages = false`.
+function M.handlers()
+  if M.options.messages == false then
+    return {}
+  end
+  return { ["window/showMessage"] = require("gemstack.messages").handler }
+end
+
+--- Neovim draws end-of-line virtual text in the order the marks were made: a lens drawn after
+--- the diagnostics sat behind their text (past column 200 on a spec's title). So when Neovim
+--- has drawn a Gemstack client's lenses, the plugin draws that buffer's Gemstack diagnostics
+--- again: the lens comes first, the messages after it. (vim.lsp.codelens.refresh hands its
+--- answer to the module's own handler, so the hook is on codelens.display, for Gemstack
+--- clients only.)
+local function lens_before_messages()
+  local lens = vim.lsp.codelens
+  if lens.gemstack_display_hooked then
+    return
+  end
+  local display = lens.display
+  lens.display = function(lenses, bufnr, client_id, ...)
+    local out = display(lenses, bufnr, client_id, ...)
+    local client = client_id and vim.lsp.get_client_by_id(client_id)
+    if client and client.name == M.name and vim.api.nvim_buf_is_loaded(bufnr) then
+      for _, is_pull in ipairs({ false, true }) do
+        local ok, ns = pcall(vim.lsp.diagnostic.get_namespace, client_id, is_pull)
+        if ok and ns and #vim.diagnostic.get(bufnr, { namespace = ns }) > 0 then
+          pcall(vim.diagnostic.show, ns, bufnr)
+        end
+      end
+    end
+    return out
+  end
+  lens.gemstack_display_hooked = true
+end
+
 --- The full client configuration for a root (a copy; safe to modify).
 function M.config_for(root)
   local config = M.base_config()
@@ -135,6 +188,7 @@ function M.config_for(root)
   if not M.is_trusted(root) then
     config.init_options = vim.tbl_extend("force", config.init_options or {}, { trusted = false })
   end
+  config.handlers = vim.tbl_extend("force", config.handlers or {}, M.handlers())
   -- Neovim 0.7 to 0.10 use `capabilities` as given (no merge with the defaults).
   config.capabilities = M.capabilities(vim.lsp.protocol.make_client_capabilities())
   local on_exit = config.on_exit
@@ -380,6 +434,45 @@ local function show_diagnostics(client)
 end
 
 local lens_timers = {}
+
+--- The capsule lens's title in a buffer ("Capsule: STALE · ..."), or nil when it has none.
+function M.capsule_lens(bufnr)
+  local ok, lenses = pcall(vim.lsp.codelens.get, bufnr)
+  for _, lens in ipairs(ok and lenses or {}) do
+    local title = lens.command and lens.command.title or ""
+    if title:find("^Capsule: ") then
+      return title
+    end
+  end
+  return nil
+end
+
+--- Makes the capsule lens say the state the statusline says (status.lua calls this when a
+--- feature's state changes). Neovim drops a lens refresh asked while another is in flight,
+--- so this asks again until the lens says it (every 150 ms, for 6 s at most).
+function M.sync_lens(bufnr, state, tries)
+  tries = tries or 0
+  if M.options.codelens == false or tries > 40 or not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  local title = M.capsule_lens(bufnr)
+  if title == nil and tries > 0 then
+    return -- no capsule lens in this buffer
+  end
+  if title and title:find("Capsule: " .. state, 1, true) then
+    return
+  end
+  if has("nvim-0.10") then
+    vim.lsp.codelens.refresh({ bufnr = bufnr })
+  elseif vim.api.nvim_get_current_buf() == bufnr then
+    vim.lsp.codelens.refresh()
+  else
+    return -- 0.7 to 0.9 refresh the current buffer only; BufEnter refreshes this one
+  end
+  vim.defer_fn(function()
+    M.sync_lens(bufnr, state, tries + 1)
+  end, 150)
+end
 --- Code lenses: Neovim fetches them only when asked. Newer Neovims have
 --- vim.lsp.codelens.enable(); older ones need a refresh at each moment they may change.
 local function follow_codelens(client, bufnr)
@@ -387,6 +480,7 @@ local function follow_codelens(client, bufnr)
   if M.options.codelens == false or not caps.codeLensProvider then
     return
   end
+  lens_before_messages()
   local lens = vim.lsp.codelens
   if lens.enable then
     pcall(lens.enable, true, { bufnr = bufnr })
@@ -573,8 +667,30 @@ function M.install(source, callback)
   })
 end
 
+--- A spec that gets its first Gemstack block makes its folder a Gemstack repository: start
+--- the server when such a buffer is written and none is attached to it.
+local function follow_first_block()
+  vim.api.nvim_create_autocmd("BufWritePost", {
+    group = vim.api.nvim_create_augroup("gemstack_first_block", { clear = true }),
+    pattern = "*.md",
+    callback = function(args)
+      for _, c in ipairs(M.clients(args.buf)) do
+        if c.attached_buffers and c.attached_buffers[args.buf] then
+          return
+        end
+      end
+      if M.root_of(args.buf) then
+        M.start_all()
+      end
+    end,
+  })
+end
+
 function M.setup(opts)
   M.options = vim.tbl_extend("force", { autostart = true }, opts or {})
+  if M.options.autostart then
+    follow_first_block()
+  end
   if M.options.statusline ~= false then
     status.follow()
   end
@@ -617,6 +733,7 @@ function M.setup(opts)
           vim.tbl_extend("force", params.initializationOptions or {}, { trusted = false })
       end
     end
+    overrides.handlers = M.handlers()
     if M.options.workspace_diagnostics ~= false then
       overrides = vim.tbl_deep_extend("force", M.pull_config(), overrides)
       M.follow_workspace_diagnostics()

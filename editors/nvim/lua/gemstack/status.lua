@@ -75,7 +75,14 @@ function M.refresh(bufnr)
       if type(result) == "table" and result.featureUri then
         local key = vim.uri_to_fname(result.featureUri)
         by_buf[bufnr] = key
+        local before = by_feature[key]
         by_feature[key] = result
+        if before and before.state ~= result.state and type(result.state) == "string" then
+          -- The lens says the same state, within the same change (init.lua's sync_lens).
+          vim.schedule(function()
+            g.sync_lens(bufnr, result.state)
+          end)
+        end
       else
         by_buf[bufnr] = false
       end

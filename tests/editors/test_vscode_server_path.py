@@ -21,7 +21,10 @@ EXTENSION = ROOT / "editors" / "vscode"
 ESBUILD = EXTENSION / "node_modules" / ".bin" / "esbuild"
 
 
-@pytest.mark.parametrize(("module", "test"), [(m, m) for m in ("serverPath", "install", "status", "bundled", "failure")])
+MODULES = ("serverPath", "install", "status", "bundled", "failure")
+
+
+@pytest.mark.parametrize(("module", "test"), [(m, m) for m in MODULES])
 def test_extension_module(tmp_path: Path, module: str, test: str) -> None:
     if not ESBUILD.exists():
         pytest.fail(f"{ESBUILD} is missing: run `make vsix` (npm ci in editors/vscode)")

@@ -37,5 +37,13 @@ vim.api.nvim_create_user_command("GemstackInstall", function(args)
 end, {
   nargs = "?",
   complete = "file",
-  desc = "Install gemstack-lsp into a private environment (from this plugin's clone, or a path, wheel or URL)",
+  desc = "Install gemstack-lsp into a private environment (from this plugin's clone, a path, wheel or URL, or a wheelhouse offline)",
 })
+
+vim.api.nvim_create_user_command("GemstackPath", function()
+  require("gemstack.install").show_path()
+end, { desc = "Show the path of the gemstack-lsp the plugin runs, and copy it" })
+
+vim.api.nvim_create_user_command("GemstackTerminal", function()
+  require("gemstack.install").open_terminal()
+end, { desc = "Open a terminal with the plugin's gemstack-lsp first on PATH" })

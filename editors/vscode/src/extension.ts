@@ -357,6 +357,7 @@ async function startClient(context: vscode.ExtensionContext, forceInstall: boole
   client = started;
   try {
     await started.start();
+    output?.appendLine(`Gemstack: the server is running (${Date.now() - activatedAt} ms after activation)`);
     status?.refresh();
   } catch (error) {
     const message = `Gemstack: the language server failed to start (${server.command} serve): ${String(error)}`;
@@ -508,6 +509,18 @@ class CapsuleStatus implements vscode.Disposable {
 }
 
 let status: CapsuleStatus | undefined;
+/** When activate() ran, for the timings the output channel reports. */
+let activatedAt = Date.now();
+let firstDiagnosticsLogged = false;
+
+/** Logs once how long after activation the first Gemstack diagnostics arrived. */
+function noteFirstDiagnostics(): void {
+  if (firstDiagnosticsLogged || !client) return;
+  const ours = vscode.languages.getDiagnostics().some(([, list]) => list.some((d) => d.source === "gemstack"));
+  if (!ours) return;
+  firstDiagnosticsLogged = true;
+  output?.appendLine(`Gemstack: first diagnostics ${Date.now() - activatedAt} ms after activation (at ${Date.now()} ms since the epoch)`);
+}
 
 function noCliYet(): void {
   const message = installing
@@ -538,6 +551,7 @@ async function copyCliPath(): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  activatedAt = Date.now();
   output = vscode.window.createOutputChannel("Gemstack");
   status = new CapsuleStatus();
   context.subscriptions.push(
@@ -564,7 +578,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (event.affectsConfiguration("gemstack.server.path")) void ensureStarted(context);
     }),
     vscode.window.onDidChangeActiveTextEditor(() => status?.refresh()),
-    vscode.languages.onDidChangeDiagnostics(() => status?.refresh()),
+    vscode.languages.onDidChangeDiagnostics(() => {
+      status?.refresh();
+      noteFirstDiagnostics();
+    }),
   );
   // Never awaited: activation (and so every Gemstack command) must not wait on an install or a message.
   void ensureStarted(context);

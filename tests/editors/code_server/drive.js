@@ -84,7 +84,7 @@ async function openFile(page, rel, line) {
   const started = Date.now();
   const result = { ok: false, steps: {} };
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM || "chromium",
     args: [
       "--headless",
       "--no-sandbox",

@@ -253,3 +253,67 @@ def test_a_bad_setting_never_blocks_the_commands_and_opens_its_setting(tmp_path:
     assert toast["answered"], toast.get("notifications")
     assert "Server: Path" in toast["after"], toast["after"][:500]
     assert "1 Setting Found" in toast["after"] and "No Settings Found" not in toast["after"], toast["after"]
+
+
+def _universal_copy(vsix: Path, dest: Path) -> Path:
+    """The platform .vsix without its libraries: what the universal build carries (the wheel and
+    the launcher, an empty list of Pythons), so its extension installs from PyPI on first use."""
+    with zipfile.ZipFile(vsix) as src, zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in src.infolist():
+            if info.filename.startswith("extension/bundled/libs/"):
+                continue
+            data = src.read(info.filename)
+            if info.filename == "extension/bundled/manifest.json":
+                manifest = json.loads(data)
+                data = json.dumps({**manifest, "target": "universal", "pythons": [], "wheels": {}}).encode()
+            out.writestr(info, data)
+    return dest
+
+
+def test_without_a_network_the_universal_vsix_says_so_and_offers_the_fixes(tmp_path: Path) -> None:
+    """The universal build installs its dependencies from PyPI. With the network cut, its error
+    says in one or two sentences that the package index could not be reached and what to do, with
+    the documented buttons (Copy Install Command copies the pipx command); pip's own report is in
+    the output channel, not in the notification."""
+    if not VSIX.exists():
+        pytest.fail(f"{VSIX} is missing: build it with `make vsix`")
+    try:
+        prefix = offline_netns()
+    except SetupError as exc:
+        pytest.fail(str(exc))
+    universal = _universal_copy(VSIX, tmp_path / "gemstack-lsp-universal.vsix")
+    repo = tmp_path / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    workdir = tmp_path / "cs"
+    try:
+        with code_server(workdir, None, env={"PATH": _path_without_server()}, prefix=prefix, vsix=universal) as url:
+            result = drive(
+                url,
+                repo,
+                tmp_path / "result.json",
+                {
+                    "GEMSTACK_TIMEOUT_MS": "180000",
+                    "GEMSTACK_TOAST": json.dumps(
+                        {
+                            "text": "could not reach the package index",
+                            "button": "Copy Install Command",
+                            "selector": ".notification-toast",
+                            "expect": "Gemstack: copied",
+                        }
+                    ),
+                },
+                prefix=prefix,
+            )
+    except SetupError as exc:
+        pytest.fail(str(exc))
+    toast = result.get("toast") or {}
+    shown = toast.get("shown", "")
+    sentence = re.search(r"Gemstack: installing.*?needs no network", shown)
+    print(f"\nuniversal .vsix offline: {sentence.group(0) if sentence else shown[:400]!r}")
+    assert "installing gemstack-lsp and its dependencies failed" in shown, shown
+    for button in ("Install or Update the Server", "Copy Install Command", "Open Settings"):
+        assert button in shown, shown
+    assert not re.search(r"Errno|Traceback|NewConnectionError|Retry\(", shown), shown
+    assert "Gemstack: copied" in toast.get("after", "") and "pipx install" in toast.get("after", ""), toast
+    logs = "\n".join(p.read_text("utf-8") for p in (workdir / "data" / "logs").rglob("*-Gemstack.log"))
+    assert re.search(r"Failed to establish a new connection|name resolution|Network is unreachable", logs), logs[-3000:]

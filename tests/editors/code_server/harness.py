@@ -148,6 +148,7 @@ def code_server(
     env: dict[str, str] | None = None,
     prefix: list[str] | None = None,
     timings: dict[str, float] | None = None,
+    vsix: Path = VSIX,
 ) -> Iterator[str]:
     """A running code-server with the .vsix installed; yields its base URL.
 
@@ -155,7 +156,7 @@ def code_server(
     environment code-server (and so the extension host) runs in; ``prefix`` runs the install and
     code-server under another command (``offline_netns()``: without a network); ``timings`` gets
     ``start`` and ``wall`` (monotonic and epoch time before the install), ``installed`` and
-    ``ready`` (seconds after it).
+    ``ready`` (seconds after it); ``vsix`` is the package installed (default: `make vsix`'s).
     """
     binary = ensure_code_server()
     prefix = prefix or []
@@ -170,7 +171,7 @@ def code_server(
         timings["start"] = started
         timings["wall"] = time.time()
     subprocess.run(
-        [*prefix, str(binary), *common, "--install-extension", str(VSIX)],
+        [*prefix, str(binary), *common, "--install-extension", str(vsix)],
         env=env,
         check=True,
         timeout=300,

@@ -93,8 +93,17 @@ $(PROVENANCE_REF):
 
 provenance-ref: $(PROVENANCE_REF)
 
+# Every tier: the real-editor, reference and release tests too, after installing their tools
+# (Neovim, Emacs and Vim, code-server and Chromium, the .vsix, the npm-fetched references).
 test: $(STAMP) nvim-deps other-editors-deps code-server-deps vsix provenance-ref sarif-schema
 	$(BIN)/python -m pytest -q
+
+# What needs only Python and the project's own dependencies (core, host, ide, the server over
+# stdio, the CLI, provenance): no root, no apt, no Node, no network once the venv is installed.
+# The other tiers are selected by markers (tests/conftest.py; pyproject.toml lists them).
+CHECK_MARKERS := not editor and not reference and not release
+check: $(STAMP)
+	$(BIN)/python -m pytest -q -m '$(CHECK_MARKERS)'
 
 lint: $(STAMP)
 	$(BIN)/ruff check gemstack_lsp tests bench

@@ -132,12 +132,13 @@ version-check:
 #   gemstack_lsp-<version>.tar.gz, gemstack_lsp-<version>-py3-none-any.whl   (PyPI)
 #   gemstack-lsp-<target>-<version>.vsix for every VS Code target, and universal (the Marketplaces)
 #   gemstack-lsp-wheelhouse-<target>-<version>.tar.gz for Linux and macOS (:GemstackInstall offline)
+# (VSIX_TARGETS="linux-x64 universal" builds fewer, as the release tests do.)
 VSIX_TARGETS := linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 universal
 dist: version-check
 	@$(MAKE) --no-print-directory -j2 $(TWINE_STAMP) $(VSCODE)/node_modules/.installed
 	rm -rf dist build
 	$(BUILD_BIN)/python -m build --no-isolation --outdir dist .
-	rm -rf build
+	rm -rf build gemstack_lsp.egg-info
 	$(BUILD_BIN)/twine check --strict dist/*
 	@version=$$($(PYTHON) -c 'from gemstack_lsp import __version__ as v; print(v)'); \
 	for t in $(VSIX_TARGETS); do \
@@ -147,7 +148,7 @@ dist: version-check
 	    --out ../../dist/gemstack-lsp-$$t-$$version.vsix) || exit 1; \
 	done
 	rm -rf $(VSCODE)/bundled
-	$(BUILD_BIN)/python scripts/check_dist.py dist
+	$(BUILD_BIN)/python scripts/check_dist.py dist --targets "$(VSIX_TARGETS)"
 
 # The SARIF 2.1.0 JSON schema (2.1.0-rtm.5, as npm @microsoft/jest-sarif@1.0.0-beta.0 ships it),
 # pinned by digest, that the SARIF output is validated against. Fetched with `npm pack`.

@@ -53,13 +53,16 @@ UNWANTED = re.compile(r"(^|/)(__pycache__|node_modules|\.venv[^/]*|\.cache|\.git
 VSIX_UNWANTED = re.compile(r"^(src|scripts|test)/|\.map$|\.ts$")
 
 
-def expected_names(version: str) -> dict[str, str]:
-    """The release files' names, each with its kind."""
+ALL_TARGETS = (*PLATFORMS, "universal")
+
+
+def expected_names(version: str, targets: tuple[str, ...] = ALL_TARGETS) -> dict[str, str]:
+    """The release files' names, each with its kind (for the VS Code targets built)."""
     names = {f"gemstack_lsp-{version}.tar.gz": "sdist", f"gemstack_lsp-{version}-py3-none-any.whl": "wheel"}
-    for target in (*PLATFORMS, "universal"):
+    for target in targets:
         names[f"gemstack-lsp-{target}-{version}.vsix"] = "universal" if target == "universal" else "vsix"
-    for target in WHEELHOUSE_TAGS:
-        names[f"gemstack-lsp-wheelhouse-{target}-{version}.tar.gz"] = "wheelhouse"
+        if target in WHEELHOUSE_TAGS:
+            names[f"gemstack-lsp-wheelhouse-{target}-{version}.tar.gz"] = "wheelhouse"
     return names
 
 
@@ -167,9 +170,11 @@ def check_wheelhouse(path: Path, version: str, target: str) -> list[str]:
     return problems
 
 
-def check(dist: Path, version: str = __version__) -> tuple[list[str], list[tuple[str, int]]]:
+def check(
+    dist: Path, version: str = __version__, targets: tuple[str, ...] = ALL_TARGETS
+) -> tuple[list[str], list[tuple[str, int]]]:
     """Every problem with the files in ``dist``, and (name, size) of each expected file."""
-    expected = expected_names(version)
+    expected = expected_names(version, targets)
     present = {p.name for p in dist.iterdir() if p.is_file() and p.name != "SHA256SUMS"}
     problems = [f"missing: {n}" for n in sorted(set(expected) - present)]
     problems += [f"unexpected: {n}" for n in sorted(present - set(expected))]
@@ -206,8 +211,13 @@ def write_sums(dist: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dist", type=Path, nargs="?", default=ROOT / "dist")
+    parser.add_argument("--targets", default=" ".join(ALL_TARGETS), help="the VS Code targets built (default: all)")
     args = parser.parse_args(argv)
-    problems, sizes = check(args.dist)
+    targets = tuple(args.targets.split())
+    unknown = sorted(set(targets) - set(ALL_TARGETS))
+    if unknown:
+        parser.error(f"unknown targets {unknown}: one of {', '.join(ALL_TARGETS)}")
+    problems, sizes = check(args.dist, targets=targets)
     for name, size in sizes:
         print(f"{size / MB:7.2f} MB  {name}")
     if problems:

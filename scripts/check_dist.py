@@ -124,8 +124,10 @@ def check_vsix(path: Path, version: str, target: str) -> list[str]:
         problems += check_wheel_bytes(wheel, path.name, version)
     if "extension/bundled/tool/gemstack_launch.py" not in names:
         problems.append(f"{path.name}: no launcher")
+    # Bytecode is carried on purpose in bundled/libs (compiled per Python version); nowhere else.
     inside = [n.removeprefix("extension/") for n in names]
-    problems += [f"{path.name}: carries {n}" for n in inside if UNWANTED.search(n) or VSIX_UNWANTED.search(n)]
+    stray = [n for n in inside if (UNWANTED.search(n) or VSIX_UNWANTED.search(n)) and not _bytecode_of_libs(n)]
+    problems += [f"{path.name}: carries {n}" for n in stray]
     libs = [n for n in names if n.startswith("extension/bundled/libs/")]
     if target == "universal":
         if libs or bundle.get("pythons"):
@@ -143,6 +145,10 @@ def check_vsix(path: Path, version: str, target: str) -> list[str]:
         if not any(pattern.search(n) and (tag[2:] in n) for n in compiled):
             problems.append(f"{path.name}: no rpds-py compiled for {tag} on {target}")
     return problems
+
+
+def _bytecode_of_libs(name: str) -> bool:
+    return name.startswith("bundled/libs/") and "/__pycache__/" in name and name.endswith(".pyc")
 
 
 def check_wheel_bytes(data: bytes, where: str, version: str) -> list[str]:

@@ -41,6 +41,21 @@ if finished and R.ok then
   vim.cmd("GemstackPath")
   R.path_message = R.messages[#R.messages].message
   R.register = vim.fn.getreg('"')
+  -- :GemstackTerminal, then the docs' terminal example typed into it.
+  vim.o.shell = "sh"
+  vim.cmd("GemstackTerminal")
+  local job = vim.b.terminal_job_id
+  R.terminal = job ~= nil
+  if job then
+    vim.fn.chansend(job, "gemstack-lsp --version; command -v gemstack-lsp\n")
+    vim.wait(30000, function()
+      -- Joined without newlines: the terminal wraps long lines.
+      local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "")
+      return text:find("gemstack%-lsp %d+%.%d+") ~= nil and text:find("/gemstack/bin/gemstack%-lsp") ~= nil
+    end, 50)
+    R.terminal_text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "")
+    vim.fn.jobstop(job)
+  end
 end
 
 local f = assert(io.open(RESULT, "w"))

@@ -96,7 +96,11 @@ def test_offline_install_from_the_release_wheelhouse(wheelhouse: Path, tmp_path:
     link = Path(r["bin_dir"]) / "gemstack-lsp"
     assert link.is_symlink() and Path(os.readlink(link)).name == "gemstack-lsp"
     assert r["register"] == str(link.resolve()) or r["register"].endswith("/nvim/gemstack/venv/bin/gemstack-lsp"), r
-    # The docs' terminal example, with the link's folder first on PATH (as :GemstackTerminal does).
+    # :GemstackTerminal: the docs' terminal example works in it, from the link's folder.
+    assert r.get("terminal") is True, r
+    assert re.search(r"gemstack-lsp \d+\.\d+\.\d+", r.get("terminal_text", "")), r.get("terminal_text")
+    assert str(link) in r["terminal_text"], r["terminal_text"]
+    # The same outside Neovim, with the link's folder first on PATH.
     env = {**r["env"], "PATH": f"{link.parent}{os.pathsep}{r['env']['PATH']}"}
     version = subprocess.run([*prefix, "gemstack-lsp", "--version"], env=env, capture_output=True, text=True, timeout=9)
     assert version.returncode == 0 and version.stdout.startswith("gemstack-lsp "), version.stderr

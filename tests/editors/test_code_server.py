@@ -144,6 +144,7 @@ def test_without_a_server_the_platform_vsix_runs_its_bundled_one(tmp_path: Path,
     capsule_before = capsule.read_bytes()
     workdir = tmp_path / "cs"
     storage = workdir / "data" / "User" / "globalStorage" / "gemstack.gemstack-lsp"
+    terminal_out = tmp_path / "terminal-verify.json"
     timings: dict[str, float] = {}
     try:
         with code_server(workdir, None, env={"PATH": _path_without_server()}, prefix=prefix, timings=timings) as url:
@@ -167,6 +168,14 @@ def test_without_a_server_the_platform_vsix_runs_its_bundled_one(tmp_path: Path,
                     ),
                     "GEMSTACK_STATUS_CLICK": json.dumps(
                         {"file": f"{FEATURE}/spec.md", "text": "Capsule STALE", "expect": "Capsule VALID"}
+                    ),
+                    # The docs' terminal example in the terminal the extension opens.
+                    "GEMSTACK_TERMINAL": json.dumps(
+                        {
+                            "command": "Gemstack: Open a Terminal with gemstack-lsp",
+                            "type": f"cd {repo} && gemstack-lsp context verify {FEATURE} --json > {terminal_out}",
+                            "expectFile": str(terminal_out),
+                        }
                     ),
                 },
                 prefix=prefix,
@@ -199,6 +208,10 @@ def test_without_a_server_the_platform_vsix_runs_its_bundled_one(tmp_path: Path,
     assert capsule.read_bytes() != capsule_before
     after = "\n".join(result.get("notifications_after_click") or [])
     assert "Context capsule written: specs/009-context-capsule/context-capsule.json" in after, after
+    # In the terminal that "Gemstack: Open a Terminal with gemstack-lsp" opened, the docs' example
+    # ran (after the regenerate, so the capsule verifies VALID).
+    assert (result.get("terminal") or {}).get("written"), result.get("terminal")
+    assert '"VALID"' in terminal_out.read_text("utf-8"), terminal_out.read_text("utf-8")[:2000]
     # The launcher the extension put on its terminals' PATH runs the docs' terminal examples.
     launcher = storage / "bin" / "gemstack-lsp"
     assert launcher.is_file(), sorted(p.name for p in storage.rglob("*"))[:20]

@@ -57,18 +57,30 @@ code-server-deps: $(STAMP)
 
 VSCODE := editors/vscode
 BUNDLE := $(BUILD_BIN)/python $(VSCODE)/scripts/bundle_python.py
-# The build needs esbuild, typescript and vsce (devDependencies); nothing runs their install scripts.
+# The build needs esbuild and typescript (devDependencies); nothing runs their install scripts.
 $(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
 	cd $(VSCODE) && npm ci --no-audit --no-fund --prefer-offline --ignore-scripts && touch node_modules/.installed
+
+# vsce, which packages the .vsix, pinned by editors/vscode/packaging/package-lock.json (about 230
+# npm packages, most of the time a fresh npm ci takes), is installed outside the clone in a folder
+# named after its lockfile, so every clone and worktree on the machine reuses one install.
+VSCE_LOCK := $(VSCODE)/packaging/package-lock.json
+VSCE_HOME := $(HOME)/.cache/gemstack-lsp-build/vsce-$(shell $(PYTHON) -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest()[:16])' $(VSCE_LOCK))
+VSCE := $(VSCE_HOME)/node_modules/.bin/vsce
+$(VSCE):
+	mkdir -p $(VSCE_HOME)
+	cp $(VSCODE)/packaging/package.json $(VSCE_LOCK) $(VSCE_HOME)/
+	cd $(VSCE_HOME) && npm ci --no-audit --no-fund --prefer-offline --ignore-scripts
+	touch $(VSCE)
 
 # The VS Code extension for this machine's platform, as editors/vscode/gemstack-lsp.vsix: it carries
 # the gemstack-lsp wheel built from this tree and every dependency for Python 3.11-3.14, unpacked
 # (see editors/vscode/scripts/bundle_python.py). VSIX_TARGET=universal (or another platform) to choose.
 VSIX_TARGET ?= host
 vsix: version-check
-	@$(MAKE) --no-print-directory -j2 $(BUILD_STAMP) $(VSCODE)/node_modules/.installed
+	@$(MAKE) --no-print-directory -j3 $(BUILD_STAMP) $(VSCODE)/node_modules/.installed $(VSCE)
 	$(BUNDLE) --target $(VSIX_TARGET)
-	cd $(VSCODE) && npx vsce package --no-dependencies \
+	cd $(VSCODE) && $(VSCE) package --no-dependencies \
 	  $$($(PYTHON) -c 'import json; t = json.load(open("bundled/manifest.json"))["target"]; print("" if t == "universal" else "--target " + t)') \
 	  --out gemstack-lsp.vsix
 
@@ -135,7 +147,7 @@ version-check:
 # (VSIX_TARGETS="linux-x64 universal" builds fewer, as the release tests do.)
 VSIX_TARGETS := linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 universal
 dist: version-check
-	@$(MAKE) --no-print-directory -j2 $(TWINE_STAMP) $(VSCODE)/node_modules/.installed
+	@$(MAKE) --no-print-directory -j3 $(TWINE_STAMP) $(VSCODE)/node_modules/.installed $(VSCE)
 	rm -rf dist build
 	$(BUILD_BIN)/python -m build --no-isolation --outdir dist .
 	rm -rf build gemstack_lsp.egg-info
@@ -144,7 +156,7 @@ dist: version-check
 	for t in $(VSIX_TARGETS); do \
 	  $(BUNDLE) --wheel dist/gemstack_lsp-$$version-py3-none-any.whl --target $$t \
 	    $$(case $$t in linux-*|darwin-*) echo --wheelhouse dist/gemstack-lsp-wheelhouse-$$t-$$version.tar.gz;; esac) || exit 1; \
-	  (cd $(VSCODE) && npx vsce package --no-dependencies $$([ $$t = universal ] || echo --target $$t) \
+	  (cd $(VSCODE) && $(VSCE) package --no-dependencies $$([ $$t = universal ] || echo --target $$t) \
 	    --out ../../dist/gemstack-lsp-$$t-$$version.vsix) || exit 1; \
 	done
 	rm -rf $(VSCODE)/bundled

@@ -15,9 +15,18 @@ BUILD_BIN := $(BUILD_VENV)/bin
 BUILD_STAMP := $(BUILD_VENV)/.installed
 TWINE_STAMP := $(BUILD_VENV)/.twine
 BUILD_REQUIREMENTS := 'setuptools>=77,<90' 'wheel>=0.43,<1' 'build>=1.2,<2'
+# When this Python's pip can install into another interpreter (pip 22.3+), the venv is made
+# without ensurepip (most of the time a new venv takes) and that pip installs pip into it too,
+# uncompiled; otherwise the usual way.
 $(BUILD_STAMP):
-	$(PYTHON) -m venv $(BUILD_VENV)
-	$(BUILD_BIN)/pip install --quiet --disable-pip-version-check $(BUILD_REQUIREMENTS)
+	@if $(PYTHON) -c 'import pip, sys; sys.exit(tuple(int(x) for x in pip.__version__.split(".")[:2]) < (22, 3))' 2>/dev/null; then \
+	  echo "$(PYTHON) -m venv --without-pip $(BUILD_VENV), then pip --python"; \
+	  $(PYTHON) -m venv --without-pip $(BUILD_VENV) && \
+	  $(PYTHON) -m pip --python $(BUILD_BIN)/python install --quiet --disable-pip-version-check --no-compile \
+	    'pip>=23' $(BUILD_REQUIREMENTS); \
+	else \
+	  $(PYTHON) -m venv $(BUILD_VENV) && $(BUILD_BIN)/pip install --quiet --disable-pip-version-check $(BUILD_REQUIREMENTS); \
+	fi
 	touch $(BUILD_STAMP)
 $(TWINE_STAMP): $(BUILD_STAMP)
 	$(BUILD_BIN)/pip install --quiet --disable-pip-version-check 'twine>=6,<7'

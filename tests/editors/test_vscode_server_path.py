@@ -52,3 +52,12 @@ def test_extension_module(tmp_path: Path, module: str, test: str) -> None:
     )
     assert proc.returncode == 0, proc.stderr + proc.stdout
     assert f"{test}: ok" in proc.stdout
+
+
+def test_the_extension_typechecks() -> None:
+    """tsc --noEmit over src/ (the .vsix is built with esbuild alone, which strips types unchecked)."""
+    tsc = EXTENSION / "node_modules" / ".bin" / "tsc"
+    if not tsc.exists():
+        pytest.fail(f"{tsc} is missing: run `make vsix` (npm ci in editors/vscode)")
+    proc = subprocess.run([str(tsc), "--noEmit", "-p", str(EXTENSION)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -330,3 +330,45 @@ def test_without_a_network_the_universal_vsix_says_so_and_offers_the_fixes(tmp_p
     assert "Gemstack: copied" in toast.get("after", "") and "pipx install" in toast.get("after", ""), toast
     logs = "\n".join(p.read_text("utf-8") for p in (workdir / "data" / "logs").rglob("*-Gemstack.log"))
     assert re.search(r"Failed to establish a new connection|name resolution|Network is unreachable", logs), logs[-3000:]
+
+
+def test_the_universal_vsix_installs_its_dependencies_online(tmp_path: Path) -> None:
+    """The universal build with the network: the first activation creates the private
+    environment and installs the wheel with its dependencies from PyPI, then the stale capsule
+    shows; the terminal launcher points at the environment's gemstack-lsp."""
+    if not VSIX.exists():
+        pytest.fail(f"{VSIX} is missing: build it with `make vsix`")
+    universal = _universal_copy(VSIX, tmp_path / "gemstack-lsp-universal.vsix")
+    repo = tmp_path / "demo"
+    shutil.copytree(DEMO, repo, symlinks=True)
+    workdir = tmp_path / "cs"
+    storage = workdir / "data" / "User" / "globalStorage" / "gemstack.gemstack-lsp"
+    timings: dict[str, float] = {}
+    try:
+        with code_server(workdir, None, env={"PATH": _path_without_server()}, vsix=universal, timings=timings) as url:
+            result = drive(
+                url,
+                repo,
+                tmp_path / "result.json",
+                {
+                    # pip fetches the server's dependencies: give the install time.
+                    "GEMSTACK_TIMEOUT_MS": "240000",
+                    "GEMSTACK_EXPECTED": json.dumps({"codes": ["CONTEXT_CAPSULE_STALE"]}),
+                },
+                timings=timings,
+            )
+    except SetupError as exc:
+        pytest.fail(str(exc))
+    first = timings["drive"] + result["steps"]["problems"] / 1000
+    print(f"\nuniversal .vsix online: first stale diagnostic {first:.1f} s after the install began")
+    assert result.get("ok"), result.get("error")
+    seen = "\n".join(result.get("seen_notifications") or [])
+    assert "installing the language server" in seen, seen
+    text = "\n".join(r["text"] + " " + r["label"] for r in result["problems"]["rows"])
+    assert "CONTEXT_CAPSULE_STALE" in text
+    private = storage / "server"
+    assert (private / "bin" / "gemstack-lsp").exists(), f"no server in the private environment {private}"
+    marker = json.loads((private / "gemstack-install.json").read_text())
+    assert marker["wheel"].startswith("gemstack_lsp-") and marker["wheel"].endswith(".whl")
+    launcher = (storage / "bin" / "gemstack-lsp").read_text("utf-8")
+    assert str(private / "bin" / "gemstack-lsp") in launcher, launcher

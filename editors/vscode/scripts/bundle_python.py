@@ -293,7 +293,10 @@ def build_wheel(out_dir: Path) -> Path:
     if _has_build_backend():
         argv.append("--no-build-isolation")
     proc = subprocess.run([*argv, "--wheel-dir", str(out_dir), str(ROOT)], capture_output=True, text=True, timeout=600)
+    # setuptools leaves build/ and the egg-info in the tree; the egg-info would make the tree look
+    # like an installed gemstack-lsp to any pip whose sys.path holds it (PYTHONPATH).
     shutil.rmtree(ROOT / "build", ignore_errors=True)
+    shutil.rmtree(ROOT / "gemstack_lsp.egg-info", ignore_errors=True)
     if proc.returncode != 0:
         raise BundleError(f"building the gemstack-lsp wheel failed: {proc.stderr.strip()[-800:]}")
     wheels = sorted(out_dir.glob("gemstack_lsp-*.whl"))

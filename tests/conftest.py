@@ -28,6 +28,36 @@ REFERENCE_OUTPUT = REFERENCE / "reference-output"
 SARIF_SCHEMA = Path(__file__).parents[1] / ".cache" / "sarif-schema" / "sarif-2.1.0-rtm.5.json"
 
 
+# --- Test tiers -------------------------------------------------------------------------------
+# `make check` runs what needs only Python and the project's own dependencies:
+#   pytest -m "not editor and not reference and not release"
+# The other tiers run in `make test`, which installs their tools first:
+#   editor     real editors (Neovim, Emacs, Vim, code-server in Chromium): tests/editors
+#   reference  the reference implementations and data fetched with npm (Node, make provenance-ref,
+#              make sarif-schema): the tests that use the `reference` or `sarif_validator` fixture
+#   release    the release files and pipeline (build, twine, pre-commit, make dist): tests/release
+_TIER_DIRS = {"editors": "editor", "release": "release"}
+_REFERENCE_FIXTURES = {"reference", "sarif_validator"}
+_REFERENCE_MODULES = {"test_differential.py"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks each test with its tier (by folder, module or the fixtures it uses)."""
+    tests_dir = Path(__file__).parent
+    for item in items:
+        path = Path(str(item.path))
+        try:
+            top = path.relative_to(tests_dir).parts[0]
+        except ValueError:
+            continue
+        tier = _TIER_DIRS.get(top)
+        if tier:
+            item.add_marker(getattr(pytest.mark, tier))
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & _REFERENCE_FIXTURES or path.name in _REFERENCE_MODULES:
+            item.add_marker(pytest.mark.reference)
+
+
 @pytest.fixture
 def reference_repo(tmp_path: Path) -> Path:
     """A writable copy of the reference fixture repository."""
@@ -50,7 +80,10 @@ def sarif_validator() -> Any:
     """A validator for the official SARIF 2.1.0 schema (all of it, formats included)."""
     import jsonschema
 
-    assert SARIF_SCHEMA.is_file(), "run `make sarif-schema` first (make test does it)"
+    from tests.tools import missing
+
+    if not SARIF_SCHEMA.is_file():
+        missing(f"the SARIF 2.1.0 schema ({SARIF_SCHEMA})", "run `make sarif-schema` (make test does it; it needs npm)")
     schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
     return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.tools import find_tool
+
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo"
 FEATURE = "specs/009-context-capsule"
@@ -32,11 +34,9 @@ def server() -> Path:
 
 
 def need(binary: str, how_to_install: str) -> Path:
-    """The editor binary, or a failure that says which make target installs it (never a skip)."""
-    found = shutil.which(binary)
-    if found is None:
-        pytest.fail(f"{binary} is not installed: run {how_to_install}")
-    return Path(found)
+    """The editor binary on PATH; when it is missing, a failure in CI and a skip elsewhere, saying
+    which make target installs it (tests/tools.py)."""
+    return Path(find_tool(binary, f"run {how_to_install}"))
 
 
 def demo_copy(base: Path) -> Path:

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.editors.code_server.harness import code_server, drive
+from tests.editors.code_server.harness import chromium, code_server, drive
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo"
@@ -204,9 +204,12 @@ def ansi_to_html(text: str, fg0: str = "#e0e2ea", bg0: str = "#14161b") -> str:
 def render(html_text: str, png: Path, width: int, height: int, work: Path) -> None:
     page = work / (png.stem + ".html")
     page.write_text(html_text, "utf-8")
+    browser = chromium()
+    if browser is None:
+        raise SystemExit("chromium is not on PATH (apt-get install chromium, or set CHROMIUM)")
     subprocess.run(
         [
-            "/usr/bin/chromium",
+            browser,
             "--headless",
             "--no-sandbox",
             "--disable-gpu",

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from tests.editors.batch_editor import run_harness
+from tests.tools import missing
 
 pytestmark = pytest.mark.editor
 
@@ -42,6 +43,17 @@ QF_TYPE = {"error": "E", "warning": "W", "information": "I", "hint": "N"}
 #: The venv's gemstack-lsp imports this tree's package first (it may be another checkout's
 #: editable install: a git worktree's tests must run the worktree's server).
 _THIS_TREE = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+
+
+def _nvim_on_path() -> Path:
+    """The system's Neovim (Debian's 0.7 here): $GEMSTACK_NVIM_SYSTEM, else the first `nvim` on
+    PATH outside the venv (whose nvim is the PyPI build). A name that does not exist when none."""
+    named = os.environ.get("GEMSTACK_NVIM_SYSTEM")
+    if named:
+        return Path(named)
+    path = os.pathsep.join(d for d in os.environ.get("PATH", "").split(os.pathsep) if d and Path(d) != VENV_BIN)
+    found = shutil.which("nvim", path=path)
+    return Path(found) if found else Path("nvim (the system's, not on PATH)")
 
 
 @dataclass(frozen=True)
@@ -70,7 +82,7 @@ EDITORS = {
         (("GEMSTACK_WORKSPACE_DIAGNOSTICS", "plugin"),),
     ),
     "nvim-debian": Editor(
-        "nvim-debian", Path("/usr/bin/nvim"), (0, 7), "utf-16", "`make nvim-deps` as root (apt-get install neovim)"
+        "nvim-debian", _nvim_on_path(), (0, 7), "utf-16", "`make nvim-deps` as root (apt-get install neovim)"
     ),
 }
 
@@ -138,10 +150,11 @@ def _check_json(repo: Path, server: Path) -> list[dict[str, Any]]:
 
 
 def _editor(name: str) -> Editor:
-    """The editor, or a failure naming the make target that installs it (never a skip)."""
+    """The editor; when it is missing, a failure in CI and a skip elsewhere, naming the make
+    target that installs it (tests/tools.py)."""
     editor = EDITORS[name]
     if not editor.binary.exists():
-        pytest.fail(f"{editor.name}: {editor.binary} is missing; install it with {editor.how_to_install}")
+        missing(f"{editor.name}: {editor.binary}", f"install it with {editor.how_to_install}")
     return editor
 
 

@@ -22,10 +22,10 @@ EXTENSION = ROOT / "editors" / "vscode"
 ESBUILD = EXTENSION / "node_modules" / ".bin" / "esbuild"
 
 
-MODULES = [("serverPath", "serverPath"), ("install", "install"), ("status", "status"), ("workspace", "workspace")]
+MODULES = ("serverPath", "install", "status", "workspace", "bundled", "failure")
 
 
-@pytest.mark.parametrize(("module", "test"), MODULES)
+@pytest.mark.parametrize(("module", "test"), [(m, m) for m in MODULES])
 def test_extension_module(tmp_path: Path, module: str, test: str) -> None:
     if not ESBUILD.exists():
         pytest.fail(f"{ESBUILD} is missing: run `make vsix` (npm ci in editors/vscode)")
@@ -53,3 +53,12 @@ def test_extension_module(tmp_path: Path, module: str, test: str) -> None:
     )
     assert proc.returncode == 0, proc.stderr + proc.stdout
     assert f"{test}: ok" in proc.stdout
+
+
+def test_the_extension_typechecks() -> None:
+    """tsc --noEmit over src/ (the .vsix is built with esbuild alone, which strips types unchecked)."""
+    tsc = EXTENSION / "node_modules" / ".bin" / "tsc"
+    if not tsc.exists():
+        pytest.fail(f"{tsc} is missing: run `make vsix` (npm ci in editors/vscode)")
+    proc = subprocess.run([str(tsc), "--noEmit", "-p", str(EXTENSION)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -64,11 +64,15 @@ def repo(tmp_path: Path) -> Path:
 @pytest.fixture
 def reference() -> Callable[..., subprocess.CompletedProcess[bytes]]:
     """Run the pinned reference helper (installed by ``make provenance-ref``, which ``make test`` runs)."""
-    assert REFERENCE_SCRIPT.is_file(), "run `make provenance-ref` first (make test does it)"
+    from tests.tools import find_tool, missing
+
+    if not REFERENCE_SCRIPT.is_file():
+        missing(f"the reference helper ({REFERENCE_SCRIPT})", "run `make provenance-ref` (make test does it)")
+    node = find_tool("node", "install Node.js 20 (the reference helper is a Node script)")
 
     def run(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(
-            ["node", str(REFERENCE_SCRIPT), *args], input=stdin, capture_output=True, cwd=cwd, check=False
+            [node, str(REFERENCE_SCRIPT), *args], input=stdin, capture_output=True, cwd=cwd, check=False
         )
 
     return run

@@ -37,7 +37,7 @@ vim.api.nvim_create_user_command("GemstackInstall", function(args)
 end, {
   nargs = "?",
   complete = "file",
-  desc = "Install gemstack-lsp into a private environment (from this plugin's clone, or a path, wheel or URL)",
+  desc = "Install gemstack-lsp into a private environment (from this plugin's clone, a path, wheel or URL, or a wheelhouse offline)",
 })
 
 -- JSON highlighting of ```gemstack-* blocks in Markdown (lua/gemstack/highlight.lua).
@@ -46,3 +46,10 @@ require("gemstack.highlight").follow()
 vim.api.nvim_create_user_command("GemstackMessages", function()
   require("gemstack.messages").open()
 end, { desc = "Show the full text of gemstack-lsp's recent messages" })
+vim.api.nvim_create_user_command("GemstackPath", function()
+  require("gemstack.install").show_path()
+end, { desc = "Show the path of the gemstack-lsp the plugin runs, and copy it" })
+
+vim.api.nvim_create_user_command("GemstackTerminal", function()
+  require("gemstack.install").open_terminal()
+end, { desc = "Open a terminal with the plugin's gemstack-lsp first on PATH" })

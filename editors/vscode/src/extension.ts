@@ -11,7 +11,8 @@ import {
   ServerOptions,
 } from "vscode-languageclient/node";
 import { CAPSULE_STATE_REQUEST, CapsuleState, capsuleStatusView } from "./status";
-import { bundledWheel, choosePython, installServer, needsUpdate, noPythonMessage } from "./install";
+import { bundledCommand, readBundle, writeLauncher } from "./bundled";
+import { InstallError, bundledWheel, choosePython, installServer, needsUpdate, noPythonMessage, run } from "./install";
 import {
   ARTIFACT_GLOB,
   CONTEXT_KEY,
@@ -87,6 +88,52 @@ function privateEnv(context: vscode.ExtensionContext): string {
   return path.join(context.globalStorageUri.fsPath, "server");
 }
 
+/** The folder of the `gemstack-lsp` launcher for terminals (it holds that one file only). */
+function launcherDir(context: vscode.ExtensionContext): string {
+  return path.join(context.globalStorageUri.fsPath, "bin");
+}
+
+/** The Pythons tried after the Python extension's choice. */
+const PYTHON_CANDIDATES = process.platform === "win32" ? ["python", "python3"] : ["python3", "python"];
+
+/** The launcher the last start wrote (the gemstack-lsp a terminal gets), if any. */
+let cliPath: string | undefined;
+
+/**
+ * The server this build carries ready to run (bundled/libs), with the first Python the user has
+ * that it carries libraries for: the Python extension's choice first. No network, no pip.
+ */
+async function bundledServer(
+  context: vscode.ExtensionContext,
+): Promise<{ command: string; args: string[]; version: string } | undefined> {
+  const bundle = readBundle(context.extensionPath);
+  if (!bundle) return undefined;
+  const fromExtension = await pythonFromExtension();
+  const choice = await choosePython([fromExtension || "", ...PYTHON_CANDIDATES], run, bundle.pythons);
+  for (const line of choice.refused) output?.appendLine(`Gemstack: Python not used for the bundled server: ${line}`);
+  if (!choice.python || !choice.version) return undefined;
+  const { command, args } = bundledCommand(choice.executable || choice.python, bundle);
+  return { command, args, version: choice.version };
+}
+
+/**
+ * Writes the `gemstack-lsp` launcher for the server that runs, and puts its folder first on PATH
+ * in VS Code's terminals, so the CLI the docs show works there as written.
+ */
+function publishCli(context: vscode.ExtensionContext, command: string, args: string[]): void {
+  try {
+    const dir = launcherDir(context);
+    cliPath = writeLauncher(dir, command, args);
+    const env = context.environmentVariableCollection;
+    env.description = "Puts the gemstack-lsp that the Gemstack extension runs on PATH.";
+    env.prepend("PATH", dir + path.delimiter);
+    output?.appendLine(`Gemstack: the CLI is ${cliPath} (on PATH in new terminals: "Gemstack: Open a Terminal with gemstack-lsp")`);
+  } catch (error) {
+    cliPath = undefined;
+    output?.appendLine(`Gemstack: could not write the gemstack-lsp launcher: ${String(error)}`);
+  }
+}
+
 function resolve(context: vscode.ExtensionContext) {
   const setting = vscode.workspace.getConfiguration("gemstack").get<string>("server.path", "");
   return resolveServer(setting, folderPaths(), process.env.PATH || "", {
@@ -113,12 +160,17 @@ async function openServerSetting(): Promise<void> {
 
 /** Tells the user, without waiting for an answer (activation and commands never block on it). */
 function reportMissingServer(context: vscode.ExtensionContext, tried: string[], why?: string): void {
-  const wheel = bundledWheel(context.extensionPath);
   const message =
     why ??
     `Gemstack: the language server "${SERVER_NAME}" was not found (looked in: ${tried.join("; ")}). ` +
       `Run "${INSTALL_COMMAND_TITLE}", install it from a clone with "${FROM_CLONE_HINT}", or set gemstack.server.path.`;
   output?.appendLine(message);
+  offerFixes(context, message);
+}
+
+/** Shows `message` with the documented buttons: Install or Update the Server, Copy Install Command, Open Settings. */
+function offerFixes(context: vscode.ExtensionContext, message: string): void {
+  const wheel = bundledWheel(context.extensionPath);
   const copy = wheel ? pipxInstallCommand(wheel) : FROM_CLONE_HINT;
   void vscode.window.showErrorMessage(message, "Install or Update the Server", "Copy Install Command", "Open Settings").then(
     async (choice) => {
@@ -142,6 +194,12 @@ function reportBadSetting(value: string): void {
   void vscode.window.showErrorMessage(message, "Open Settings").then((c) => c && openServerSetting());
 }
 
+/** True when `file` lies inside one of the workspace folders. */
+function insideWorkspace(file: string): boolean {
+  const real = path.resolve(file);
+  return folderPaths().some((folder) => real === folder || real.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep));
+}
+
 /** The Python the Python extension selected for the workspace, if that extension is installed. */
 async function pythonFromExtension(): Promise<string | undefined> {
   const ext = vscode.extensions.getExtension("ms-python.python");
@@ -154,6 +212,11 @@ async function pythonFromExtension(): Promise<string | undefined> {
     const active = environments.getActiveEnvironmentPath(resource);
     const resolved = active ? await environments.resolveEnvironment(active) : undefined;
     const executable: string | undefined = resolved?.executable?.uri?.fsPath ?? active?.path;
+    if (executable && !vscode.workspace.isTrusted && insideWorkspace(executable)) {
+      // Restricted Mode: a Python inside the workspace (its .venv) is a program the repository ships.
+      output?.appendLine(`Gemstack: not using ${executable}: it lies in a workspace that is not trusted`);
+      return undefined;
+    }
     return executable || undefined;
   } catch (error) {
     output?.appendLine(`Gemstack: the Python extension did not name an interpreter: ${String(error)}`);
@@ -188,13 +251,14 @@ async function installPrivateServer(
       async (progress) => {
         progress.report({ message: "finding Python" });
         const fromExtension = await pythonFromExtension();
-        const candidates = [fromExtension || "", "python3", "python"];
+        const candidates = [fromExtension || "", ...PYTHON_CANDIDATES];
         const choice = await choosePython(candidates);
         for (const line of choice.refused) output?.appendLine(`Gemstack: Python refused: ${line}`);
         if (!choice.python || !choice.version) {
-          const message = noPythonMessage(choice.refused);
-          output?.appendLine(message);
-          void vscode.window.showErrorMessage(message, "Show Output").then((c) => c && output?.show());
+          // The refusals are in the output channel; the notification stays short.
+          const message = noPythonMessage([]);
+          output?.appendLine(noPythonMessage(choice.refused));
+          offerFixes(context, message);
           return undefined;
         }
         const envDir = privateEnv(context);
@@ -211,9 +275,16 @@ async function installPrivateServer(
           output?.appendLine(`Gemstack: installed ${server}`);
           return server;
         } catch (error) {
-          const message = `Gemstack: installing the language server failed: ${error instanceof Error ? error.message : String(error)}`;
-          output?.appendLine(message);
-          void vscode.window.showErrorMessage(message, "Show Output").then((c) => c && output?.show());
+          // pip's raw report goes to the output channel; the notification says what and what to do.
+          if (error instanceof InstallError) {
+            if (error.output) output?.appendLine(error.output);
+            output?.appendLine(`${error.message} (${error.kind})`);
+            offerFixes(context, error.message);
+          } else {
+            const message = `Gemstack: installing the language server failed: ${String(error)}. Run "${INSTALL_COMMAND_TITLE}" to try again.`;
+            output?.appendLine(message);
+            offerFixes(context, message);
+          }
           return undefined;
         }
       },
@@ -243,28 +314,44 @@ async function startClient(context: vscode.ExtensionContext, forceInstall: boole
     reportBadSetting(resolution.badSetting);
     return;
   }
-  const wheel = bundledWheel(context.extensionPath);
-  const outdated = resolution.source === "private" && needsUpdate(privateEnv(context), wheel);
-  if (forceInstall || !resolution.command || outdated) {
-    const reason = forceInstall ? "on request" : outdated ? "the extension carries another server build" : "no server found";
-    const installed = await installPrivateServer(context, reason, resolution.tried);
-    if (installed === undefined && !resolution.command) return; // the user was told why
-    resolution = resolve(context);
-    if (forceInstall && installed && resolution.source !== "private") {
-      void vscode.window.showInformationMessage(
-        `Gemstack: the server was installed in the private environment, but ${resolution.command} (${resolution.source}) comes first in the lookup and is used.`,
-      );
+  let server: { command: string; args: string[]; from: string } | undefined;
+  if (resolution.source !== "setting") {
+    const bundled = await bundledServer(context);
+    if (bundled) {
+      server = { command: bundled.command, args: bundled.args, from: `the extension's bundled libraries, Python ${bundled.version}` };
+      if (forceInstall) {
+        void vscode.window.showInformationMessage(
+          `Gemstack: nothing to install: the server runs from the libraries this extension carries, with ${bundled.command} (Python ${bundled.version}).`,
+        );
+      }
     }
   }
-  if (!resolution.command) {
-    reportMissingServer(context, resolution.tried);
-    return;
+  if (!server) {
+    const wheel = bundledWheel(context.extensionPath);
+    const outdated = resolution.source === "private" && needsUpdate(privateEnv(context), wheel);
+    if (forceInstall || !resolution.command || outdated) {
+      const reason = forceInstall ? "on request" : outdated ? "the extension carries another server build" : "no server found";
+      const installed = await installPrivateServer(context, reason, resolution.tried);
+      if (installed === undefined && !resolution.command) return; // the user was told why
+      resolution = resolve(context);
+      if (forceInstall && installed && resolution.source !== "private") {
+        void vscode.window.showInformationMessage(
+          `Gemstack: the server was installed in the private environment, but ${resolution.command} (${resolution.source}) comes first in the lookup and is used.`,
+        );
+      }
+    }
+    if (!resolution.command) {
+      reportMissingServer(context, resolution.tried);
+      return;
+    }
+    server = { command: resolution.command, args: [], from: resolution.source || "?" };
   }
-  output?.appendLine(`Gemstack: starting ${resolution.command} serve (from ${resolution.source})`);
+  output?.appendLine(`Gemstack: starting ${[server.command, ...server.args].join(" ")} serve (from ${server.from})`);
+  publishCli(context, server.command, server.args);
   const folders = folderPaths();
   const serverOptions: ServerOptions = {
-    command: resolution.command,
-    args: ["serve"],
+    command: server.command,
+    args: [...server.args, "serve"],
     options: { cwd: folders[0] },
   };
   const clientOptions: LanguageClientOptions = {
@@ -297,9 +384,10 @@ async function startClient(context: vscode.ExtensionContext, forceInstall: boole
   client = started;
   try {
     await started.start();
+    output?.appendLine(`Gemstack: the server is running (${Date.now() - activatedAt} ms after activation)`);
     status?.refresh();
   } catch (error) {
-    const message = `Gemstack: the language server failed to start (${resolution.command} serve): ${String(error)}`;
+    const message = `Gemstack: the language server failed to start (${server.command} serve): ${String(error)}`;
     output?.appendLine(message);
     void vscode.window.showErrorMessage(message, "Show Output").then((c) => c && output?.show());
   }
@@ -448,6 +536,46 @@ class CapsuleStatus implements vscode.Disposable {
 }
 
 let status: CapsuleStatus | undefined;
+/** When activate() ran, for the timings the output channel reports. */
+let activatedAt = Date.now();
+let firstDiagnosticsLogged = false;
+
+/** Logs once how long after activation the first Gemstack diagnostics arrived. */
+function noteFirstDiagnostics(): void {
+  if (firstDiagnosticsLogged || !client) return;
+  const ours = vscode.languages.getDiagnostics().some(([, list]) => list.some((d) => d.source === "gemstack"));
+  if (!ours) return;
+  firstDiagnosticsLogged = true;
+  output?.appendLine(`Gemstack: first diagnostics ${Date.now() - activatedAt} ms after activation (at ${Date.now()} ms since the epoch)`);
+}
+
+function noCliYet(): void {
+  const message = installing
+    ? "Gemstack: the language server is still being installed; try again in a moment."
+    : `Gemstack: no gemstack-lsp yet: the server has not started. Run "${INSTALL_COMMAND_TITLE}" (the output channel says why it did not start).`;
+  void vscode.window.showErrorMessage(message, ...(installing ? [] : ["Show Output"])).then((c) => c && output?.show());
+}
+
+/** A terminal whose PATH starts with the launcher's folder, so `gemstack-lsp` is the editor's. */
+function openCliTerminal(): void {
+  if (!cliPath) return noCliYet();
+  const dir = path.dirname(cliPath);
+  const terminal = vscode.window.createTerminal({
+    name: "gemstack-lsp",
+    cwd: folderPaths()[0],
+    env: { PATH: dir + path.delimiter + (process.env.PATH || "") },
+  });
+  terminal.show();
+  terminal.sendText("gemstack-lsp --version");
+}
+
+async function copyCliPath(): Promise<void> {
+  if (!cliPath) return noCliYet();
+  await vscode.env.clipboard.writeText(cliPath);
+  void vscode.window.showInformationMessage(
+    `Gemstack: copied ${cliPath}, the gemstack-lsp the editor runs (its folder is on PATH in VS Code's terminals).`,
+  );
+}
 
 /**
  * Whether the workspace is a Gemstack repository: a folder with `.gemstack/` or a Gemstack block
@@ -498,6 +626,7 @@ function inGemstack<T extends unknown[]>(action: (...args: T) => unknown): (...a
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  activatedAt = Date.now();
   output = vscode.window.createOutputChannel("Gemstack");
   status = new CapsuleStatus();
   context.subscriptions.push(
@@ -533,6 +662,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     // Shows the channel only: never starts or installs anything.
     vscode.commands.registerCommand("gemstack.editor.showOutput", () => output?.show()),
+    vscode.commands.registerCommand("gemstack.openTerminal", () => openCliTerminal()),
+    vscode.commands.registerCommand("gemstack.copyServerPath", () => copyCliPath()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("gemstack.server.path") && gemstackWorkspace) void ensureStarted(context);
     }),
@@ -545,7 +676,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void startIfGemstack(context)),
     vscode.window.onDidChangeActiveTextEditor(() => status?.refresh()),
-    vscode.languages.onDidChangeDiagnostics(() => status?.refresh()),
+    vscode.languages.onDidChangeDiagnostics(() => {
+      status?.refresh();
+      noteFirstDiagnostics();
+    }),
   );
   const gemstackFolder = vscode.workspace.createFileSystemWatcher("**/.gemstack", false, true, true);
   context.subscriptions.push(gemstackFolder, gemstackFolder.onDidCreate(() => void startIfGemstack(context)));

@@ -4,7 +4,8 @@
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { PYTHON_HINT, SERVER_NAME, venvBin, venvServer } from "./serverPath";
+import { explainFailure, FailureKind } from "./failure";
+import { INSTALL_COMMAND_TITLE, PYTHON_HINT, SERVER_NAME, venvBin, venvServer } from "./serverPath";
 
 /** The oldest Python the server runs on (pyproject.toml's requires-python). */
 export const MIN_PYTHON: [number, number] = [3, 11];
@@ -32,7 +33,12 @@ export const run: Runner = (command, args, onLine) =>
     let stdout = "";
     let stderr = "";
     let pending = "";
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PIP_NO_INPUT: "1" } });
+    // Python's own variables are left out: a PYTHONPATH of the user's would make pip see (and
+    // skip) packages that are not in the environment it installs into.
+    const env: NodeJS.ProcessEnv = { ...process.env, PIP_NO_INPUT: "1" };
+    delete env.PYTHONPATH;
+    delete env.PYTHONHOME;
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env });
     const feed = (chunk: Buffer, isErr: boolean) => {
       const text = chunk.toString("utf8");
       if (isErr) stderr += text;
@@ -81,13 +87,18 @@ export function needsUpdate(envDir: string, wheel: string | undefined): boolean 
   return marker === undefined || marker.wheel !== path.basename(wheel);
 }
 
-/** The version of a Python interpreter ("3.11"), or why it cannot be used. */
-export async function pythonVersion(python: string, runner: Runner = run): Promise<{ version?: [number, number]; error?: string }> {
-  const r = await runner(python, ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"]);
+/** The version of a Python interpreter ("3.11") and its full path, or why it cannot be used. */
+export async function pythonVersion(
+  python: string,
+  runner: Runner = run,
+): Promise<{ version?: [number, number]; executable?: string; error?: string }> {
+  const r = await runner(python, ["-c", "import sys; print('%d.%d' % sys.version_info[:2]); print(sys.executable)"]);
   if (r.error || r.code !== 0) return { error: r.error || r.stderr.trim() || `exit ${r.code}` };
-  const m = /^(\d+)\.(\d+)/.exec(r.stdout.trim());
+  const lines = r.stdout.trim().split(/\r?\n/);
+  const m = /^(\d+)\.(\d+)/.exec(lines[0] || "");
   if (!m) return { error: `unexpected output ${JSON.stringify(r.stdout.trim())}` };
-  return { version: [Number(m[1]), Number(m[2])] };
+  const executable = (lines[1] || "").trim() || undefined;
+  return { version: [Number(m[1]), Number(m[2])], executable };
 }
 
 function atLeast(v: [number, number], min: [number, number]): boolean {
@@ -96,6 +107,8 @@ function atLeast(v: [number, number], min: [number, number]): boolean {
 
 export interface Choice {
   python?: string;
+  /** The chosen interpreter's full path (sys.executable), when it said. */
+  executable?: string;
   version?: string;
   /** What was tried and why each was refused (for the output channel and the message). */
   refused: string[];
@@ -103,12 +116,13 @@ export interface Choice {
 
 /**
  * The first candidate that is a Python 3.11+ (candidates: the Python extension's selected
- * interpreter first, when there is one, then python3 and python from PATH).
+ * interpreter first, when there is one, then python3 and python from PATH). With `accept`, only
+ * those versions ("3.12") are taken (the ones a platform .vsix carries libraries for).
  */
-export async function choosePython(candidates: string[], runner: Runner = run): Promise<Choice> {
+export async function choosePython(candidates: string[], runner: Runner = run, accept?: string[]): Promise<Choice> {
   const refused: string[] = [];
   for (const python of [...new Set(candidates.filter(Boolean))]) {
-    const { version, error } = await pythonVersion(python, runner);
+    const { version, executable, error } = await pythonVersion(python, runner);
     if (!version) {
       refused.push(`${python}: ${error}`);
       continue;
@@ -117,7 +131,11 @@ export async function choosePython(candidates: string[], runner: Runner = run): 
       refused.push(`${python}: Python ${version.join(".")} is older than ${MIN_PYTHON.join(".")}`);
       continue;
     }
-    return { python, version: version.join("."), refused };
+    if (accept && !accept.includes(version.join("."))) {
+      refused.push(`${python}: Python ${version.join(".")} has no bundled libraries (this build carries ${accept.join(", ")})`);
+      continue;
+    }
+    return { python, executable, version: version.join("."), refused };
   }
   return { refused };
 }
@@ -169,7 +187,20 @@ export interface InstallOptions {
   runner?: Runner;
 }
 
-export class InstallError extends Error {}
+/** What the notification says when a step cannot run offline: the build that needs no network. */
+export const OFFLINE_HINT =
+  "install the extension's build for your platform (gemstack-lsp-<platform>-<version>.vsix from the release), which needs no network";
+
+/** An install that failed: `message` says what and what to do; `output` is pip's raw report. */
+export class InstallError extends Error {
+  constructor(
+    message: string,
+    readonly kind: FailureKind = "other",
+    readonly output: string = "",
+  ) {
+    super(message);
+  }
+}
 
 /** Creates or updates the private environment; answers the server executable's path. */
 export async function installServer(o: InstallOptions): Promise<string> {
@@ -187,19 +218,14 @@ export async function installServer(o: InstallOptions): Promise<string> {
       if (/^(Collecting|Installing|Successfully)/.test(line)) o.report?.(line.trim());
     });
     if (r.error || r.code !== 0) {
-      const detail = (r.error || r.stderr.trim().split(/\r?\n/).slice(-3).join(" ") || `exit ${r.code}`).trim();
-      let hint = "";
-      if (step.args[1] === "venv" && /ensurepip|venv/.test(r.stdout + r.stderr)) {
-        hint = " On Debian or Ubuntu, install the python3-venv package first.";
-      } else if (step.args.includes("pip")) {
-        hint = " Its dependencies (pygls, lsprotocol, jsonschema) come from PyPI: check the network or pip's index settings.";
-      }
-      throw new InstallError(`${step.message} failed: ${detail}.${hint}`);
+      const output = [r.error || "", r.stdout, r.stderr].filter(Boolean).join("\n");
+      const explained = explainFailure(step.message, output, INSTALL_COMMAND_TITLE, OFFLINE_HINT);
+      throw new InstallError(explained.message, explained.kind, output);
     }
   }
   const server = venvServer(o.envDir);
   if (!fs.existsSync(server) && !fs.existsSync(server + ".exe")) {
-    throw new InstallError(`pip finished but ${SERVER_NAME} is not in ${venvBin(o.envDir)}`);
+    throw new InstallError(`Gemstack: pip finished but ${SERVER_NAME} is not in ${venvBin(o.envDir)}; run "${INSTALL_COMMAND_TITLE}" again.`);
   }
   const marker: Marker = { wheel: path.basename(o.wheel), python: o.python, version: o.pythonVersion };
   fs.writeFileSync(path.join(o.envDir, MARKER), JSON.stringify(marker, null, 2) + "\n");

@@ -91,14 +91,46 @@ async function main() {
   await m.installServer({ python: "python3", pythonVersion: "3.12", envDir, wheel, runner: fake });
   assert.deepStrictEqual(calls.map((c) => c.includes("--force-reinstall")), [false, true]);
 
-  // A failing pip says where the dependencies come from.
-  const failing = async (cmd, args) =>
-    args[1] === "venv" ? fake(cmd, args) : { code: 1, stdout: "", stderr: "ERROR: No matching distribution found for pygls" };
+  // A failing pip without a network says so in one or two sentences; pip's report is kept.
+  const offline =
+    "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by " +
+    "'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: " +
+    "[Errno -3] Temporary failure in name resolution')': /simple/pygls/\n" +
+    "ERROR: Could not find a version that satisfies the requirement pygls<2.2,>=2.1 (from gemstack-lsp) (from versions: none)\n" +
+    "ERROR: No matching distribution found for pygls<2.2,>=2.1";
+  const failing = async (cmd, args) => (args[1] === "venv" ? fake(cmd, args) : { code: 1, stdout: "", stderr: offline });
   const other = path.join(tmp, "storage2", "server");
   await assert.rejects(
     m.installServer({ python: "python3", pythonVersion: "3.12", envDir: other, wheel, runner: failing }),
-    (e) => e instanceof m.InstallError && /No matching distribution/.test(e.message) && /PyPI/.test(e.message),
+    (e) =>
+      e instanceof m.InstallError &&
+      e.kind === "network" &&
+      /could not reach the package index/.test(e.message) &&
+      /Gemstack: Install or update the server/.test(e.message) &&
+      !/Errno|Retry|NewConnectionError/.test(e.message) &&
+      e.message.split(". ").length <= 3 &&
+      e.output.includes("Temporary failure in name resolution"),
   );
+  // An index that has no such package (pip's settings point elsewhere) is told apart.
+  const noDist = async (cmd, args) =>
+    args[1] === "venv" ? fake(cmd, args) : { code: 1, stdout: "", stderr: "ERROR: No matching distribution found for pygls" };
+  await assert.rejects(
+    m.installServer({ python: "python3", pythonVersion: "3.12", envDir: path.join(tmp, "s4", "server"), wheel, runner: noDist }),
+    (e) => e.kind === "index" && /no suitable version/.test(e.message),
+  );
+  // A full disk.
+  const full = async (cmd, args) =>
+    args[1] === "venv" ? fake(cmd, args) : { code: 1, stdout: "", stderr: "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device" };
+  await assert.rejects(
+    m.installServer({ python: "python3", pythonVersion: "3.12", envDir: path.join(tmp, "s5", "server"), wheel, runner: full }),
+    (e) => e.kind === "disk" && /disk is full/.test(e.message),
+  );
+  // Only the versions a platform build carries libraries for, when asked.
+  choice = await m.choosePython(["python3"], fakeVersion, ["3.11", "3.13"]);
+  assert.strictEqual(choice.python, undefined);
+  assert.ok(choice.refused[0].includes("no bundled libraries"), choice.refused);
+  choice = await m.choosePython(["python3"], fakeVersion, ["3.12"]);
+  assert.strictEqual(choice.python, "python3");
   // A Python without venv support (Debian without python3-venv) names the package to install.
   const noVenv = async () => ({ code: 1, stdout: "", stderr: "The virtual environment was not created successfully because ensurepip is not available." });
   await assert.rejects(

@@ -84,7 +84,7 @@ async function openFile(page, rel, line) {
   const started = Date.now();
   const result = { ok: false, steps: {} };
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM || "chromium",
     args: [
       "--headless",
       "--no-sandbox",
@@ -282,6 +282,21 @@ async function openFile(page, rel, line) {
       }
       result.after = { gone, ms: Date.now() - t0 };
       result.notifications = await notifications(page);
+    }
+    // Run a palette command that opens a terminal, type a command line into it, and wait for
+    // the file that command line writes.
+    const terminal = JSON.parse(process.env.GEMSTACK_TERMINAL || "null");
+    if (terminal) {
+      const t0 = Date.now();
+      await runCommand(page, terminal.command);
+      await page.waitForSelector(".terminal-wrapper, .xterm", { timeout: TIMEOUT });
+      await sleep(2000);
+      await page.keyboard.type(terminal.type);
+      await page.keyboard.press("Enter");
+      const until = Date.now() + TIMEOUT;
+      while (Date.now() < until && !fs.existsSync(terminal.expectFile)) await sleep(300);
+      await sleep(500);
+      result.terminal = { written: fs.existsSync(terminal.expectFile), ms: Date.now() - t0 };
     }
     if (shotDir) {
       fs.mkdirSync(shotDir, { recursive: true });

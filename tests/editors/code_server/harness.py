@@ -14,6 +14,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tarfile
 import tempfile
 import time
@@ -48,8 +49,16 @@ def code_server_bin() -> Path:
     return CACHE / "node_modules" / ".bin" / "code-server"
 
 
+def chromium() -> str | None:
+    """Chromium on PATH ($CHROMIUM first): Debian's `chromium`, or `chromium-browser`."""
+    named = os.environ.get("CHROMIUM")
+    if named:
+        return named
+    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
 def ensure_system_packages() -> None:
-    missing = [p for p in ("/usr/bin/chromium", "/usr/bin/rg") if not Path(p).exists()]
+    missing = [name for name, found in (("chromium", chromium()), ("rg", shutil.which("rg"))) if not found]
     if not missing:
         return
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
@@ -66,8 +75,11 @@ def _seed_ripgrep_cache() -> None:
     if archive.exists():
         return
     cache.mkdir(parents=True, exist_ok=True)
+    rg = shutil.which("rg")
+    if rg is None:
+        raise SetupError("ripgrep (rg) is not on PATH: apt-get install ripgrep")
     with tarfile.open(archive, "w:gz") as tar:
-        tar.add("/usr/bin/rg", arcname="rg")
+        tar.add(rg, arcname="rg")
 
 
 def ensure_code_server() -> Path:
@@ -112,36 +124,66 @@ SETTINGS = {
 }
 
 
+NETNS = "gemstack-offline"
+
+
+def offline_netns() -> list[str]:
+    """The command prefix that runs a program in a network namespace with loopback only
+    (``ip netns exec gemstack-offline``), created when missing. Needs root and iproute2."""
+    ip = shutil.which("ip") or shutil.which("ip", path="/usr/sbin:/sbin")
+    if ip is None or os.geteuid() != 0:
+        raise SetupError("cutting the network needs root and iproute2 (`ip netns`)")
+    names = subprocess.run([ip, "netns", "list"], capture_output=True, text=True, check=True).stdout.split()
+    if NETNS not in names:
+        subprocess.run([ip, "netns", "add", NETNS], check=True, timeout=30)
+    subprocess.run([ip, "netns", "exec", NETNS, ip, "link", "set", "lo", "up"], check=True, timeout=30)
+    return [ip, "netns", "exec", NETNS]
+
+
 @contextlib.contextmanager
 def code_server(
     workdir: Path,
     server: Path | None,
     extra_settings: dict[str, Any] | None = None,
     env: dict[str, str] | None = None,
+    prefix: list[str] | None = None,
+    timings: dict[str, float] | None = None,
+    vsix: Path = VSIX,
 ) -> Iterator[str]:
     """A running code-server with the .vsix installed; yields its base URL.
 
     ``server`` goes into gemstack.server.path (``None``: left unset); ``env`` overrides the
-    environment code-server (and so the extension host) runs in.
+    environment code-server (and so the extension host) runs in; ``prefix`` runs the install and
+    code-server under another command (``offline_netns()``: without a network); ``timings`` gets
+    ``start`` and ``wall`` (monotonic and epoch time before the install), ``installed`` and
+    ``ready`` (seconds after it); ``vsix`` is the package installed (default: `make vsix`'s).
     """
     binary = ensure_code_server()
+    prefix = prefix or []
     ext, data, cfg = workdir / "extensions", workdir / "data", workdir / "config"
     (data / "User").mkdir(parents=True, exist_ok=True)
     settings = {**SETTINGS, **({"gemstack.server.path": str(server)} if server else {}), **(extra_settings or {})}
     (data / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
     env = {**os.environ, **(env or {}), "XDG_CONFIG_HOME": str(cfg), "XDG_DATA_HOME": str(workdir / "xdg-data")}
     common = ["--extensions-dir", str(ext), "--user-data-dir", str(data)]
+    started = time.monotonic()
+    if timings is not None:
+        timings["start"] = started
+        timings["wall"] = time.time()
     subprocess.run(
-        [str(binary), *common, "--install-extension", str(VSIX)],
+        [*prefix, str(binary), *common, "--install-extension", str(vsix)],
         env=env,
         check=True,
         timeout=300,
         capture_output=True,
     )
+    if timings is not None:
+        timings["installed"] = time.monotonic() - started
     port = free_port()
     log = (workdir / "code-server.log").open("w")
     proc = subprocess.Popen(
         [
+            *prefix,
             str(binary),
             *common,
             "--auth",
@@ -160,14 +202,12 @@ def code_server(
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
-        while True:
-            try:
-                urllib.request.urlopen(url + "/healthz", timeout=2).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SetupError(f"code-server did not start; see {workdir / 'code-server.log'}") from None
-                time.sleep(0.3)
+        while not _healthy(url, prefix):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SetupError(f"code-server did not start; see {workdir / 'code-server.log'}") from None
+            time.sleep(0.2)
+        if timings is not None:
+            timings["ready"] = time.monotonic() - started
         yield url
     finally:
         # Stop the code-server we started, and its children (same session).
@@ -182,9 +222,39 @@ def code_server(
         log.close()
 
 
-def drive(url: str, folder: Path, result: Path, env_extra: dict[str, str], shots: Path | None = None) -> dict[str, Any]:
-    env = {**os.environ, "NODE_PATH": str(CACHE / "node_modules"), **env_extra}
-    args = ["node", str(DRIVER), f"{url}/?folder={folder}", str(result)]
+def _healthy(url: str, prefix: list[str]) -> bool:
+    """code-server answers /healthz (asked from inside the namespace when there is one)."""
+    if not prefix:
+        try:
+            urllib.request.urlopen(url + "/healthz", timeout=2).read()
+            return True
+        except OSError:
+            return False
+    probe = f"import urllib.request; urllib.request.urlopen({url + '/healthz'!r}, timeout=2).read()"
+    return subprocess.run([*prefix, sys.executable, "-c", probe], capture_output=True, timeout=30).returncode == 0
+
+
+def drive(
+    url: str,
+    folder: Path,
+    result: Path,
+    env_extra: dict[str, str],
+    shots: Path | None = None,
+    prefix: list[str] | None = None,
+    timings: dict[str, float] | None = None,
+) -> dict[str, Any]:
+    """Runs drive.js (under ``prefix`` when given); ``timings["drive"]`` gets when it started
+    (seconds after ``timings["start"]``)."""
+    node = shutil.which("node")
+    if node is None:
+        raise SetupError("node is not on PATH (Node 20 drives code-server)")
+    browser = chromium()
+    if browser is None:
+        raise SetupError("chromium is not on PATH (apt-get install chromium, or set CHROMIUM)")
+    env = {**os.environ, "NODE_PATH": str(CACHE / "node_modules"), "CHROMIUM": browser, **env_extra}
+    args = [*(prefix or []), node, str(DRIVER), f"{url}/?folder={folder}", str(result)]
+    if timings is not None and "start" in timings:
+        timings["drive"] = time.monotonic() - timings["start"]
     if shots is not None:
         args.append(str(shots))
     proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600)

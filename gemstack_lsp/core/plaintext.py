@@ -24,7 +24,15 @@ _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 RULE_TEXT = "-" * 40
 
 
+#: The longest line whose inline markup is rewritten. The markup expressions backtrack (code
+#: spans cubically on a run of backticks), so a longer line, which only a repository's own text
+#: can make, keeps its markers as written: the cost of a hover stays linear in its length.
+INLINE_LIMIT = 400
+
+
 def _inline(text: str) -> str:
+    if len(text) > INLINE_LIMIT:
+        return text
     # Inline code is literal (no emphasis inside it), but emphasis may span it
     # ("**Action `a1`**"): set the code aside, strip the markers, then put it back.
     codes: list[str] = []

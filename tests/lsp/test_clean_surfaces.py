@@ -81,10 +81,16 @@ async def test_regenerate_says_what_it_wrote_and_what_remains(make_client: MakeC
     size = (gem_repo / CAPSULE).stat().st_size
     assert result["bytes"] == size and result["invariants"] > 0
     # The active feature has no closure.json yet either (the reference's verify says so too).
-    assert result["remaining"] == ["CLOSURE_MANIFEST_MISSING", "FROZEN_ARTIFACT_CHANGED"]
+    # Unticking T001 under the `TASKS_COMPLETE` lifecycle header also contradicts the header.
+    assert result["remaining"] == [
+        "CLOSURE_MANIFEST_MISSING",
+        "FROZEN_ARTIFACT_CHANGED",
+        "TASKS_LIFECYCLE_CONTRADICTED",
+    ]
     expected = (
         f"Context capsule written: {CAPSULE} ({size} bytes, {result['invariants']} invariants). "
-        "Still reported for this feature: CLOSURE_MANIFEST_MISSING, FROZEN_ARTIFACT_CHANGED "
+        "Still reported for this feature: CLOSURE_MANIFEST_MISSING, FROZEN_ARTIFACT_CHANGED, "
+        "TASKS_LIFECYCLE_CONTRADICTED "
         "(:lua vim.diagnostic.setqflist() lists them)."
     )
     assert result["message"] == expected

@@ -8,7 +8,6 @@ a query only filters it, so typing in the symbol picker costs a scan of that lis
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
 from gemstack_lsp.core.repo import Document
@@ -39,11 +38,22 @@ class SymbolEntry:
 
 
 def fuzzy_match(query: str, name: str) -> bool:
-    """Every character of ``query`` appears in ``name`` in order (case-insensitive)."""
+    """Every character of ``query`` appears in ``name`` in order (case-insensitive).
+
+    One greedy pass over ``name`` (each query character is looked for after the previous
+    one's match): linear in the lengths of both, whatever they hold."""
     if not query:
         return True
-    it = iter(name.lower())
-    return all(ch in it for ch in query.lower())
+    return _subsequence(query.lower(), name.lower())
+
+
+def _subsequence(query: str, name: str) -> bool:
+    at = 0
+    for ch in query:
+        at = name.find(ch, at) + 1
+        if not at:
+            return False
+    return True
 
 
 def _declared(doc: Document, container: str) -> tuple[SymbolEntry, ...]:
@@ -97,11 +107,12 @@ def workspace_symbols(snapshot: Snapshot, query: str, limit: int | None = None) 
     entries = all_symbols(snapshot)
     if not query:
         return list(entries[:limit])
-    # ``fuzzy_match`` as one regular expression: the query's characters in order, anything between.
-    pattern = re.compile(".*?".join(re.escape(ch) for ch in query.lower()))
+    wanted = query.lower()
     out: list[SymbolEntry] = []
-    for entry in entries:
-        if pattern.search(entry.name.lower()):
+    for n, entry in enumerate(entries):
+        if n % 512 == 0:
+            check_cancelled()
+        if _subsequence(wanted, entry.name.lower()):
             out.append(entry)
             if limit is not None and len(out) >= limit:
                 break

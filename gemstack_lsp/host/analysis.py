@@ -107,6 +107,10 @@ class AnalysisHost:
         self._day: dt.date | None = None
         #: (path, key) -> (change revision of the path, value): per-document summaries.
         self._per_document: dict[tuple[str, Hashable], tuple[int, Any]] = {}
+        #: Called with (snapshot, feature name) after a feature unit ran, while the parses of
+        #: its documents are at hand: the IDE layer keeps its per-document summaries (the
+        #: workspace-symbol index) current here, so no query has to build them.
+        self.unit_hooks: list[Callable[[Snapshot, str], None]] = []
 
     # --- inputs ------------------------------------------------------------------------
 
@@ -198,6 +202,10 @@ class AnalysisHost:
             else:
                 result = analyze_feature(repo, Feature(key), snap.options)
         stored = StoredUnit(key, result, snap.revision, frozenset(deps), _by_path(result))
+        if key != REPOSITORY_UNIT and self.unit_hooks:
+            with self.memo.active():
+                for hook in self.unit_hooks:
+                    hook(snap, key)
         with self._lock:
             self.stats.units_computed += 1
             current = snap.revision == self.revision or all(

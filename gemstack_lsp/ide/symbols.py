@@ -10,13 +10,13 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from gemstack_lsp.core.repo import Document
+from gemstack_lsp.core.repo import Document, Feature
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.ide.outline import outline
 
-__all__ = ["SymbolEntry", "all_symbols", "fuzzy_match", "workspace_symbols"]
+__all__ = ["SymbolEntry", "all_symbols", "fuzzy_match", "index_unit", "workspace_symbols"]
 
 #: Outline entries that structure a document rather than declare something.
 _STRUCTURE = frozenset({"heading", "block", "key"})
@@ -80,20 +80,37 @@ def _collect(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:
     the document is unchanged (``Snapshot.per_document``): a revision re-reads only the
     documents it changed, never the whole repository."""
     out: list[SymbolEntry] = []
-    for feature in snapshot.repo.features():
+    for n, feature in enumerate(snapshot.repo.features(), 1):
         check_cancelled()
-        folder, name = feature.path, feature.name
-        out.append(
-            snapshot.per_document(
-                feature.spec,
-                ("ide.symbols.feature", name),
-                functools.partial(_feature_entry, name=name, folder=folder),
-            )
-        )
-        declared = functools.partial(_declared, container=name)
-        for path in (feature.spec, feature.plan, feature.tasks):
-            out.extend(snapshot.per_document(path, ("ide.symbols", name), declared))
+        out.extend(_feature_symbols(snapshot, feature))
+        if n % RETAIN_EVERY == 0:
+            snapshot.retain()
     return tuple(out)
+
+
+#: A walk over every feature lets the host forget unheld parses after this many features.
+RETAIN_EVERY = 32
+
+
+def _feature_symbols(snapshot: Snapshot, feature: Feature) -> list[SymbolEntry]:
+    folder, name = feature.path, feature.name
+    out = [
+        snapshot.per_document(
+            feature.spec,
+            ("ide.symbols.feature", name),
+            functools.partial(_feature_entry, name=name, folder=folder),
+        )
+    ]
+    declared = functools.partial(_declared, container=name)
+    for path in (feature.spec, feature.plan, feature.tasks):
+        out.extend(snapshot.per_document(path, ("ide.symbols", name), declared))
+    return out
+
+
+def index_unit(snapshot: Snapshot, feature: str) -> None:
+    """Bring the symbols of one feature's documents up to date (the host calls it after the
+    feature's analysis, while its parses are at hand: ``AnalysisHost.unit_hooks``)."""
+    _feature_symbols(snapshot, Feature(feature))
 
 
 def all_symbols(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:

@@ -31,6 +31,7 @@ from gemstack_lsp.core.jsonspan import (
     to_python_within,
 )
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
+from gemstack_lsp.core.memo import per_piece
 from gemstack_lsp.core.text import Span
 
 T = TypeVar("T")
@@ -162,8 +163,15 @@ def parse_fence_json(fence: Fence | ReferenceBlock) -> JsonResult:
     stripped = js_trim_end(stripped)
     base = fence.contiguous_base
     if base is not None:
-        return parse_json(stripped, base + lead)
+        return _parse_at(stripped, base + lead)
     return parse_json(stripped, lambda i: fence.body_offset_to_doc(i + lead))
+
+
+@per_piece
+def _parse_at(text: str, base: int) -> JsonResult:
+    """A block's JSON starting at document offset ``base``: parsed once while it is used, so an
+    edit elsewhere in the document (or the reference's reading of the same block) reuses it."""
+    return parse_json(text, base)
 
 
 def read_block(

@@ -10,6 +10,7 @@ whatever ``--exit-zero`` says.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -52,6 +53,8 @@ def _in_scope(path: str, scopes: set[str]) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from gemstack_lsp import containment
+    from gemstack_lsp.commands import parallel
+    from gemstack_lsp.core.options import AnalysisOptions
     from gemstack_lsp.fs import DiskReader
     from gemstack_lsp.host import AnalysisHost
     from gemstack_lsp.report import RepoReport, cwd_path, render_json, render_sarif, render_text, summarize
@@ -83,8 +86,11 @@ def run(args: argparse.Namespace) -> int:
             escaped.append((raw, Path(where.root.real), normalize_relpath(rel), where.escape or ""))
 
     reports: list[RepoReport] = []
+    options = AnalysisOptions(now=dt.datetime.now(dt.UTC))  # one clock for every process
     for root, scopes in wanted.items():
-        snapshot = AnalysisHost(str(root), DiskReader(root)).snapshot()
+        host = AnalysisHost(str(root), DiskReader(root), options)
+        snapshot = host.snapshot()
+        parallel.analyze(host, snapshot)
         findings = tuple(f for f in snapshot.findings() if _in_scope(f.path, scopes))
         reports.append(RepoReport(root, snapshot.repo, findings))
 

@@ -215,6 +215,15 @@ class AnalysisHost:
                 self._store(stored)
         return stored
 
+    def adopt(self, snap: Snapshot, key: str, result: UnitResult, deps: frozenset[str]) -> None:
+        """Keep a unit's result computed elsewhere (another process over the same inputs, at
+        ``snap``'s revision), as ``compute_unit`` keeps its own."""
+        stored = StoredUnit(key, result, snap.revision, deps, _by_path(result))
+        with self._lock:
+            self.stats.units_computed += 1
+            if snap.revision == self.revision:
+                self._store(stored)
+
     def _store(self, stored: StoredUnit) -> None:
         key = stored.key
         old = self._units.get(key)

@@ -397,6 +397,9 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
 
 
 _RECENT_COMMONMARK = "markdown.commonmark"
+#: Lines that are paragraph text (up to three spaces, then a character no block starts with)
+#: or blank, each with its line break.
+_PLAIN_RUN = re.compile(r"(?:(?:[ ]{0,3}[^\s#`~<*_+=0-9>\-][^\r\n]*|[ \t]*)(?:\r\n|\r|\n))+")
 #: An edit larger than this is scanned in full.
 _REUSE_LIMIT = 65536
 
@@ -488,6 +491,12 @@ def _line_starts(text: str) -> tuple[int, ...]:
     return tuple(start for start, _ in _lines(text))
 
 
+@functools.lru_cache(maxsize=64)
+def _closing_fence(char: str, length: int) -> re.Pattern[str]:
+    """A line that closes a fence of ``length`` ``char`` characters outside containers."""
+    return re.compile(rf"^ {{0,3}}{re.escape(char)}{{{length},}}[ \t]*$", re.M)
+
+
 def _scan_lines(
     text: str,
     lines: tuple[tuple[int, int], ...],
@@ -528,11 +537,46 @@ def _scan_lines(
         )
 
     clean: list[int] = []
+    starts = [start for start, _ in lines]
+    plain_breaks = "\r" not in text
+    skip_to = first
     for ln in range(first, len(lines)):
-        if fence is None and html is None and para_depth is None and not stack:
-            if ln > after and (ln - line_delta) in resume:
-                return _Scan(tuple(fences), tuple(clean), ln)
-            clean.append(ln)
+        if ln < skip_to:
+            continue
+        if fence is not None and not stack and fence.indent == 0 and plain_breaks:
+            # The body of a fence outside containers, opened at the margin, is its lines as
+            # they are: one search finds the closing fence.
+            closing = _closing_fence(fence.char, fence.length).search(text, lines[ln][0])
+            if closing is not None:
+                close = bisect.bisect_left(starts, closing.start())
+                body_start = lines[ln][0]
+                if close > ln:
+                    fence.segments.append(Segment(0, body_start, closing.start() - body_start))
+                    fence.parts.append(text[body_start : closing.start()])
+                finish(fence, close, Span(*lines[close]))
+                fence = None
+                skip_to = close + 1
+                continue
+        if fence is None and html is None and not stack:
+            if para_depth is None:
+                if ln > after and (ln - line_delta) in resume:
+                    return _Scan(tuple(fences), tuple(clean), ln)
+                clean.append(ln)
+            # Outside every container, fence and HTML block, a run of paragraph lines and blank
+            # lines changes nothing but the open paragraph: one regular expression passes it.
+            run = _PLAIN_RUN.match(text, lines[ln][0])
+            if run is not None:
+                skip_to = bisect.bisect_left(starts, run.end())
+                blank = False
+                for j in range(ln, skip_to):
+                    a, b = lines[j]
+                    blank = not text[a:b].strip(" \t")
+                    if blank and j + 1 < skip_to:
+                        if j + 1 > after and (j + 1 - line_delta) in resume:
+                            return _Scan(tuple(fences), tuple(clean), j + 1)
+                        clean.append(j + 1)
+                para_depth = None if blank else 0
+                continue
         ls, le = lines[ln]
         s = text[ls:le]
         cur = _Cursor(s)

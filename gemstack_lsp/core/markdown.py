@@ -564,9 +564,9 @@ def _scan_lines(
                 clean.append(ln)
             # Outside every container, fence and HTML block, a run of paragraph lines and blank
             # lines changes nothing but the open paragraph: one regular expression passes it.
-            run = _PLAIN_RUN.match(text, lines[ln][0])
-            if run is not None:
-                skip_to = bisect.bisect_left(starts, run.end())
+            plain = _PLAIN_RUN.match(text, lines[ln][0])
+            if plain is not None:
+                skip_to = bisect.bisect_left(starts, plain.end())
                 blank = False
                 for j in range(ln, skip_to):
                     a, b = lines[j]

@@ -23,7 +23,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams, PyglsError
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    PyglsError,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -101,6 +107,22 @@ class GemstackProtocol(LanguageServerProtocol):
             return Unstructured(data, _reason(exc))
 
     def handle_message(self, message: Any) -> None:
+        data = message.data if isinstance(message, Unstructured) else message if isinstance(message, dict) else None
+        version = data.get("jsonrpc") if data is not None else getattr(message, "jsonrpc", None)
+        msg_id = data.get("id") if data is not None else getattr(message, "id", None)
+        method = data.get("method") if data is not None else getattr(message, "method", None)
+        if version != "2.0":
+            # JSON-RPC 2.0 only: a request is told so (a notification has no one to tell).
+            if msg_id is not None and method is not None:
+                self._refuse(
+                    msg_id, JsonRpcInvalidRequest(f'Invalid Request: "jsonrpc" must be "2.0", not {version!r}')
+                )
+            else:
+                log.warning("ignoring a message whose jsonrpc is %r", version)
+            return
+        if self._shutdown and method is not None and method != lsp.EXIT and msg_id is not None:
+            self._refuse(msg_id, JsonRpcInvalidRequest(f"Invalid Request: {method} after shutdown"))
+            return
         if not isinstance(message, Unstructured):
             super().handle_message(message)
             return
@@ -116,6 +138,10 @@ class GemstackProtocol(LanguageServerProtocol):
             msg_id,
             error=JsonRpcInvalidParams(f"Invalid params for {method}: {message.reason}").to_response_error(),
         )
+
+    def _refuse(self, msg_id: Any, error: JsonRpcException) -> None:
+        log.info("refusing request %s: %s", msg_id, error.message)
+        self._send_response(msg_id, error=error.to_response_error())
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:

@@ -14,6 +14,7 @@ from gemstack_lsp.core.repo import Document, Feature
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.host.cancel import check_cancelled
+from gemstack_lsp.ide.navigation import index_feature
 from gemstack_lsp.ide.outline import outline
 
 __all__ = ["SymbolEntry", "all_symbols", "fuzzy_match", "index_unit", "workspace_symbols"]
@@ -108,9 +109,12 @@ def _feature_symbols(snapshot: Snapshot, feature: Feature) -> list[SymbolEntry]:
 
 
 def index_unit(snapshot: Snapshot, feature: str) -> None:
-    """Bring the symbols of one feature's documents up to date (the host calls it after the
-    feature's analysis, while its parses are at hand: ``AnalysisHost.unit_hooks``)."""
+    """Bring the symbols and the occurrences of one feature's documents up to date (the host
+    calls it after the feature's analysis, while its parses are at hand:
+    ``AnalysisHost.unit_hooks``), so the workspace indexes are built by the analysis pass,
+    never by a first query."""
     _feature_symbols(snapshot, Feature(feature))
+    index_feature(snapshot, feature)
 
 
 def all_symbols(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:

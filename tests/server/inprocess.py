@@ -77,6 +77,21 @@ class InProcess:
 
         return await asyncio.wait_for(wait(), timeout)
 
+    async def published(self, uri: str, version: int | None = None, timeout: float = 60) -> dict[str, Any]:
+        """The first diagnostics published for ``uri`` (at ``version``, when given)."""
+
+        async def wait() -> dict[str, Any]:
+            while True:
+                for m in self.out.messages:
+                    if m.get("method") == "textDocument/publishDiagnostics":
+                        params = m["params"]
+                        if params["uri"] == uri and (version is None or params.get("version") == version):
+                            return m
+                self.out.arrived.clear()
+                await self.out.arrived.wait()
+
+        return await asyncio.wait_for(wait(), timeout)
+
     async def close(self) -> None:
         self.input.feed_eof()
         await asyncio.wait_for(self.task, 10)

@@ -130,3 +130,14 @@ async def test_commands_are_never_outdated(opened: tuple[InProcess, str, str]) -
 
     assert not outdated_by_edits("workspace/executeCommand") and not outdated_by_edits("gemstack/capsuleState")
     assert outdated_by_edits("textDocument/hover") and outdated_by_edits("workspace/symbol")
+
+
+async def test_a_watcher_storm_is_one_change_and_requests_are_answered(opened: tuple[InProcess, str, str]) -> None:
+    server, uri, _ = opened
+    root = uri.rsplit("/specs/", 1)[0]
+    changes = [{"uri": f"{root}/specs/009-context-capsule/gen/{i}.md", "type": 2} for i in range(20_000)]
+    host = next(iter(server.server.session.hosts().values()))
+    revision = host.revision
+    server.send(notification("workspace/didChangeWatchedFiles", {"changes": changes}), hover(50, uri))
+    assert "error" not in await server.answer(50, timeout=60)
+    assert host.revision == revision + 1  # the storm was one change, not 20,000

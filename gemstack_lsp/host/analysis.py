@@ -33,6 +33,7 @@ from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import Reader, normalize_relpath
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.core.rules import UnitResult, analyze_feature, analyze_repository, sort_findings
+from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.host.files import FileStore
 from gemstack_lsp.host.snapshot import Snapshot
 from gemstack_lsp.host.tracked import SnapshotRepo
@@ -371,6 +372,7 @@ class AnalysisHost:
             todo = [k for k in keys if k in self._stale or k not in self._units]
             self.stats.units_reused += len(keys) - len(todo)
         for n, key in enumerate(todo, 1):
+            check_cancelled()  # a request that needs the analysis stops here when cancelled
             self.compute_unit(snap, key)
             if n % RETAIN_EVERY == 0:
                 self.retain_memo()  # a long pass never holds more parses than a short one

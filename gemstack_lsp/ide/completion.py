@@ -36,6 +36,7 @@ from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.host import Snapshot
+from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.ide.navigation import REGISTRY_FILES, occurrence_index
 from gemstack_lsp.ide.outline import gemstack_blocks
 
@@ -149,7 +150,9 @@ def _collect_facts(snapshot: Snapshot) -> RepoFacts:
     paths = list(REGISTRY_FILES)
     for feature in repo.features():
         paths.extend([feature.spec, feature.plan, feature.ledger])
-    for path in paths:
+    for n, path in enumerate(paths):
+        if n % 256 == 0:
+            check_cancelled()
         feature_tests: list[str] = []
         feature_actions: list[str] = []
         for occ in index.by_file.get(path, ()):

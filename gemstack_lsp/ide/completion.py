@@ -26,8 +26,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-import jsonschema
-
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
@@ -208,6 +206,8 @@ def _matches(condition: Mapping[str, Any], instance: Any, root: Mapping[str, Any
         schema = dict(condition)
         if "$defs" in root and "$defs" not in schema:
             schema["$defs"] = root["$defs"]
+        import jsonschema  # imported on first use (start-up does not pay for it)
+
         return bool(jsonschema.Draft202012Validator(schema).is_valid(instance))
     except Exception:
         return False

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from gemstack_lsp.core import jscompat
 from gemstack_lsp.core.findings import Finding
@@ -33,6 +31,9 @@ from gemstack_lsp.core.jsonspan import (
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
 from gemstack_lsp.core.memo import per_piece
 from gemstack_lsp.core.text import Span
+
+if TYPE_CHECKING:
+    import jsonschema
 
 T = TypeVar("T")
 
@@ -264,6 +265,8 @@ def schema_issues(root: JsonNode | None, schema: Mapping[str, Any]) -> list[Sche
     """Every error of ``root`` against ``schema`` (draft 2020-12), in document order."""
     if root is None:
         return []
+    import jsonschema  # imported when a schema is first checked (start-up does not pay for it)
+
     validator = jsonschema.Draft202012Validator(schema)
     issues = [
         SchemaIssue(tuple(e.absolute_path), e.message, str(e.validator), _narrowest(root, e))

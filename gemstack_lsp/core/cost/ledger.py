@@ -23,9 +23,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Final
 
 from gemstack_lsp.core.cost.jsonedit import insert_member
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
@@ -50,6 +48,9 @@ from gemstack_lsp.core.jsonspan import (
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
+
+if TYPE_CHECKING:
+    import jsonschema
 
 COST_STATES: Final = ("FREE", "BILLABLE", "POTENTIALLY_BILLABLE", "UNKNOWN")
 PROVIDER_TYPES: Final = ("COMMERCIAL", "LOCAL", "MOCK")
@@ -217,6 +218,8 @@ def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
 
 @functools.cache
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema  # imported on first use (start-up does not pay for it)
+
     return jsonschema.Draft202012Validator(load_schema(SCHEMA_FILE))
 
 

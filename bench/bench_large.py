@@ -52,6 +52,8 @@ import contextlib
 import datetime as dt
 import json
 import os
+import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -369,6 +371,24 @@ def measure_server(ws: Workspace, opts: Options, results: Results) -> None:
         counts = [len(r.result) for r in replies if r.answered and isinstance(r.result, list)]
         results.add(
             Figure(
+                f"{tag}.workspace_symbol_first",
+                f"{label}: first workspace/symbol",
+                symbols.samples[0] * 1000 if symbols.samples else None,
+                "ms",
+                at_large(n, "<= 1,000 ms"),
+            )
+        )
+        results.add(
+            Figure(
+                f"{tag}.rss_after_symbols",
+                f"{label}: RSS after the workspace/symbol queries",
+                client.rss_mib(),
+                "MiB",
+                at_large(n, "<= 300 MiB"),
+            )
+        )
+        results.add(
+            Figure(
                 f"{tag}.workspace_symbol_median",
                 f"{label}: workspace/symbol, median",
                 median_ms(symbols.samples),
@@ -448,6 +468,15 @@ def measure_server(ws: Workspace, opts: Options, results: Results) -> None:
                 )
             )
     finally:
+        results.add(
+            Figure(
+                f"{tag}.rss_peak",
+                f"{label}: peak RSS of the whole session (VmHWM)",
+                client.peak_rss_mib(),
+                "MiB",
+                at_large(n, "<= 300 MiB"),
+            )
+        )
         client.close()
 
 
@@ -568,10 +597,43 @@ def run_lines(command: list[str], timeout: float) -> list[dict[str, Any]]:
     return lines
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*(gemstack-[\w-]+)[^\n]*\n(.*?)^ {0,3}\1[ \t]*$", re.M | re.S)
+
+
+def read_floor(root: Path) -> tuple[float, int]:
+    """Seconds to read every file of the features and ``json.loads`` every block and JSON file.
+
+    The floor ``check`` is read against: no analysis, just the bytes and the C JSON parser (the
+    fences found with one regular expression), in this one process."""
+    started = time.perf_counter()
+    blocks = 0
+    for path in sorted((root / "specs").rglob("*")):
+        if not path.is_file():
+            continue
+        text = path.read_bytes().decode("utf-8", "replace")
+        if path.suffix == ".json":
+            with contextlib.suppress(ValueError):
+                json.loads(text)
+                blocks += 1
+        elif path.suffix == ".md":
+            for match in _FENCE.finditer(text):
+                with contextlib.suppress(ValueError):
+                    json.loads(match.group(3))
+                    blocks += 1
+    return time.perf_counter() - started, blocks
+
+
 def measure_check(ws: Workspace, opts: Options, results: Results) -> None:
+    label = size_label(ws.features)
+    tag = f"n{ws.features}"
+    read_floor(ws.root)  # once to warm the page cache, as check's files are by then
+    floor, blocks = read_floor(ws.root)
+    results.add(Figure(f"{tag}.read_floor", f"{label}: read every file and json.loads every block", floor, "s",
+                       note=f"{blocks:,} blocks and JSON files"))  # fmt: skip
     script = Path(sys.executable).with_name("gemstack-lsp")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "gemstack_lsp"]
     timeout = max(opts.timeout, 10 * opts.budget)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     try:
         done = subprocess.run(
@@ -590,8 +652,14 @@ def measure_check(ws: Workspace, opts: Options, results: Results) -> None:
         note = f"{findings:,} findings"
     except (ValueError, KeyError):
         note = f"exit {done.returncode}, unreadable output"
-    results.add(Figure(f"n{ws.features}.check", f"{size_label(ws.features)}: gemstack-lsp check", elapsed, "s",
-                       note=note))  # fmt: skip
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    results.add(Figure(f"{tag}.check", f"{label}: gemstack-lsp check", elapsed, "s",
+                       at_large(ws.features, "<= 8 s"), note=note))  # fmt: skip
+    results.add(Figure(f"{tag}.check_floor_ratio", f"{label}: check / read floor (wall)", elapsed / floor, "x",
+                       "target <= 3x"))  # fmt: skip
+    results.add(Figure(f"{tag}.check_cpu_per_feature", f"{label}: check CPU per feature (all processes)",
+                       cpu / ws.features * 1000, "ms", "target <= 4 ms"))  # fmt: skip
 
 
 # --- the run ----------------------------------------------------------------------------------

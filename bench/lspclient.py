@@ -352,9 +352,17 @@ class LspClient:
     # --- the server process ------------------------------------------------------------
 
     def rss_mib(self) -> float:
+        """The server's resident set now."""
+        return self._status_mib("VmRSS:")
+
+    def peak_rss_mib(self) -> float:
+        """The largest resident set the server has had so far (``VmHWM``)."""
+        return self._status_mib("VmHWM:")
+
+    def _status_mib(self, field: str) -> float:
         try:
             for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) / 1024
         except OSError:
             pass

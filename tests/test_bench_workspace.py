@@ -1,14 +1,15 @@
 """The benchmark harness itself: real-feature workspaces, JSON-RPC framing, client-side edits.
 
 No timing here: the numbers belong to ``make bench``. These tests make sure the benchmark
-measures what it says (the features are byte copies of the fixture's, the wire format is
-LSP's, the edits it sends describe the text it believes the server holds).
-"""
+measures what it says (the features are copies of the fixture's, each with a text of its own,
+with the findings of byte copies; the wire format is LSP's; the edits it sends describe the text
+it believes the server holds)."""
 
 from __future__ import annotations
 
 import io
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,19 @@ def files_under(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def test_features_are_byte_copies_of_the_fixtures_008_and_009(tmp_path: Path) -> None:
+def findings_by_feature(root: Path) -> list[tuple[str, str, int]]:
+    """(feature number or root file, code, offset) of every finding of ``check`` on ``root``."""
+    from gemstack_lsp.fs import DiskReader
+    from gemstack_lsp.host import AnalysisHost
+
+    out = []
+    for f in AnalysisHost(str(root), DiskReader(root)).snapshot().findings():
+        where = f.path.split("-", 1)[0] + "/" + f.path.rsplit("/", 1)[-1] if f.path.startswith("specs/") else f.path
+        out.append((where, f.code, f.span.start))
+    return sorted(out)
+
+
+def test_features_are_copies_of_008_and_009_each_with_a_text_of_its_own(tmp_path: Path) -> None:
     ws = write(7, tmp_path / "ws")
     specs = sorted(p.name for p in (ws.root / "specs").iterdir())
     assert specs == [feature_name(i).removeprefix("specs/") for i in range(1, 8)]
@@ -35,8 +48,34 @@ def test_features_are_byte_copies_of_the_fixtures_008_and_009(tmp_path: Path) ->
     assert specs[1] == "0002-context-capsule"
     odd, even = files_under(FIXTURE / ODD), files_under(FIXTURE / EVEN)
     assert "cost-ledger.json" in odd and "spec.md" in even
+    seen: dict[bytes, str] = {}
     for i in range(1, 8):
-        assert files_under(ws.root / feature_name(i)) == (odd if i % 2 else even)
+        files = files_under(ws.root / feature_name(i))
+        source = odd if i % 2 else even
+        assert files.keys() == source.keys()
+        if feature_name(i) == ws.active:
+            assert files == source  # the copy the benchmarks type into is the fixture's own text
+            continue
+        for rel, data in files.items():
+            if rel.endswith(".md"):
+                assert data != source[rel] and data not in seen, (i, rel, seen.get(data))
+                seen[data] = f"{i}/{rel}"
+                assert f"Feature {i} keeps its own notes".encode() in data
+            else:
+                assert data == source[rel]
+    spec3 = (ws.root / feature_name(3) / "spec.md").read_text("utf-8")
+    assert '"id": "zero-dependency-core-r3"' in spec3 and '"description": "(feature 3) ' in spec3
+
+
+def test_distinct_copies_keep_the_findings_of_byte_copies(tmp_path: Path) -> None:
+    ws = write(6, tmp_path / "ws")
+    copies = tmp_path / "copies"
+    shutil.copytree(ws.root, copies)
+    for i in range(1, 7):
+        folder = copies / feature_name(i)
+        shutil.rmtree(folder)
+        shutil.copytree(FIXTURE / (ODD if i % 2 else EVEN), folder)
+    assert findings_by_feature(ws.root) == findings_by_feature(copies)
 
 
 def test_root_files_are_the_fixtures_and_state_names_a_009_copy(tmp_path: Path) -> None:
@@ -71,7 +110,7 @@ def test_built_workspaces_are_reused_until_rebuilt(tmp_path: Path) -> None:
     assert again == first and sentinel.exists()
     rebuilt = build(3, cache=tmp_path, rebuild=True)
     assert rebuilt.root == first.root and not sentinel.exists()
-    assert files_under(rebuilt.root / feature_name(2)) == files_under(FIXTURE / EVEN)
+    assert files_under(rebuilt.root / feature_name(2)) == files_under(FIXTURE / EVEN)  # the active copy
 
 
 def test_framing_round_trips_several_messages_in_one_stream() -> None:

@@ -17,6 +17,7 @@ and ``--ignore`` override the file for this run.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import sys
@@ -178,6 +179,7 @@ def environment_options() -> AnalysisOptions:
 
 def run(args: argparse.Namespace) -> int:
     from gemstack_lsp import containment
+    from gemstack_lsp.commands import parallel
     from gemstack_lsp.commands.output import json_text
     from gemstack_lsp.core.config import merge_select, read_project_config
     from gemstack_lsp.core.findings import CATALOGUE
@@ -235,15 +237,18 @@ def run(args: argparse.Namespace) -> int:
 
     reports: list[RepoReport] = []
     hidden: list[tuple[RepoReport, HiddenFinding]] = []
+    now = dt.datetime.now(dt.UTC)  # one clock for every process
     for root, scopes in wanted.items():
         config = explicit if explicit is not None else read_project_config(DiskReader(root))
-        options = config.analysis_options(environment_options())
+        options = config.analysis_options(replace(environment_options(), now=now))
         if args.environment is not None:
             options = replace(options, environment=args.environment)
         if args.max_ledger_age_days is not None:
             options = replace(options, max_ledger_age_days=args.max_ledger_age_days)
         options = replace(options, policy=merge_select(options.policy, select, ignore))
-        snapshot = AnalysisHost(str(root), DiskReader(root), options).snapshot()
+        host = AnalysisHost(str(root), DiskReader(root), options)
+        snapshot = host.snapshot()
+        parallel.analyze(host, snapshot)  # large repositories: feature units on both cores
         by_path: dict[str, list[Finding]] = {}
         for f in snapshot.findings():
             if _in_scope(f.path, scopes):

@@ -22,10 +22,11 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
-from gemstack_lsp.core.memo import per_text
+from gemstack_lsp.core.memo import active_memo, per_text
 from gemstack_lsp.core.text import Span
 
 #: The Gemstack block kinds (info string words) this project knows.
@@ -376,7 +377,137 @@ def _describe_containers(containers: tuple[str, ...]) -> str | None:
 
 @per_text
 def _scan_commonmark(text: str) -> tuple[Fence, ...]:
-    lines = _lines(text)
+    """Every fence of ``text`` as CommonMark reads it.
+
+    When ``text`` is a small edit of a text scanned before (the memo's ``recent`` scans), only
+    the lines from the last clean line before the edit to the first clean line after it are
+    scanned again (``_rescan``); the fences before and after are reused, moved by the edit."""
+    memo = active_memo()
+    scan: _Scan | None = None
+    if memo is not None:
+        for old_text, old_scan in memo.recent(_RECENT_COMMONMARK):
+            scan = _rescan(old_text, old_scan, text)
+            if scan is not None:
+                break
+    if scan is None:
+        scan = _scan_lines(text, _lines(text), 0, ())
+    if memo is not None:
+        memo.remember(_RECENT_COMMONMARK, text, scan)
+    return scan.fences
+
+
+_RECENT_COMMONMARK = "markdown.commonmark"
+#: Lines that are paragraph text (up to three spaces, then a character no block starts with)
+#: or blank, each with its line break.
+_PLAIN_RUN = re.compile(r"(?:(?:[ ]{0,3}[^\s#`~<*_+=0-9>\-][^\r\n]*|[ \t]*)(?:\r\n|\r|\n))+")
+#: An edit larger than this is scanned in full.
+_REUSE_LIMIT = 65536
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """A scan's fences and its clean lines: the lines at whose start no container, fence,
+    paragraph or HTML block is open (what follows them does not depend on what came before)."""
+
+    fences: tuple[Fence, ...]
+    clean: tuple[int, ...]
+    #: Where a partial scan stopped (a clean line), when it did.
+    stopped: int | None = None
+
+
+def _common_affixes(old: str, new: str) -> tuple[int, int]:
+    """The lengths of the longest common prefix and (then) suffix of two texts.
+
+    A binary search of slice comparisons (done in C): linear in the texts' length."""
+    lo, hi = 0, min(len(old), len(new))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, min(len(old), len(new)) - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid : len(old) - lo] == new[len(new) - mid : len(new) - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return prefix, lo
+
+
+def _shift_fence(f: Fence, delta: int, line_delta: int) -> Fence:
+    return replace(
+        f,
+        open_line=f.open_line + line_delta,
+        open_span=Span(f.open_span.start + delta, f.open_span.end + delta),
+        close_line=f.close_line + line_delta if f.close_line is not None else None,
+        close_span=Span(f.close_span.start + delta, f.close_span.end + delta) if f.close_span is not None else None,
+        segments=tuple(Segment(g.body_start, g.doc_start + delta, g.length, g.synthetic) for g in f.segments),
+    )
+
+
+def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
+    """The scan of ``new`` from the scan of ``old``, when ``new`` is a small edit of ``old``.
+
+    Lines before the edit are the same in both texts, so the state at the last clean line
+    before it is the clean state: scanning starts there. Lines after the edit are the old lines
+    moved by the edit; once the scan of ``new`` reaches a clean line after the edit whose old
+    counterpart was clean too, the rest is the old scan moved. ``None`` when the texts are
+    equal or the edit is large."""
+    if old is new:
+        return scan
+    prefix, suffix = _common_affixes(old, new)
+    old_end, new_end = len(old) - suffix, len(new) - suffix
+    if max(old_end, new_end) - prefix > _REUSE_LIMIT:
+        return None
+    old_starts = _line_starts(old)
+    new_lines = _lines(new)
+    # The first line the edit touches (in both texts) and the last old line it touches.
+    first = bisect.bisect_right(old_starts, prefix) - 1
+    last_old = bisect.bisect_right(old_starts, old_end) - 1
+    line_delta = len(new_lines) - len(old_starts)
+    delta = new_end - old_end
+    k = bisect.bisect_right(scan.clean, first) - 1
+    start = scan.clean[k] if k >= 0 else 0
+    # Old clean lines after the edit (a line break changed at the end of a line can merge
+    # the next one into the edit: the line after the last touched one is the first candidate).
+    old_clean_after = frozenset(c for c in scan.clean if c > last_old + 1)
+    part = _scan_lines(new, new_lines, start, old_clean_after, line_delta, last_old + 1 + line_delta)
+    before = tuple(f for f in scan.fences if f.open_line < start)
+    clean_before = scan.clean[: k + 1] if k >= 0 else ()
+    if part.stopped is None:
+        return _Scan(before + part.fences, clean_before[:-1] + part.clean if clean_before else part.clean)
+    resume_old = part.stopped - line_delta
+    after = tuple(_shift_fence(f, delta, line_delta) for f in scan.fences if f.open_line >= resume_old)
+    clean_after = tuple(c + line_delta for c in scan.clean if c > resume_old)
+    clean = (clean_before[:-1] if clean_before else ()) + part.clean + clean_after
+    return _Scan(before + part.fences + after, clean)
+
+
+@per_text
+def _line_starts(text: str) -> tuple[int, ...]:
+    return tuple(start for start, _ in _lines(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _closing_fence(char: str, length: int) -> re.Pattern[str]:
+    """A line that closes a fence of ``length`` ``char`` characters outside containers."""
+    return re.compile(rf"^ {{0,3}}{re.escape(char)}{{{length},}}[ \t]*$", re.M)
+
+
+def _scan_lines(
+    text: str,
+    lines: tuple[tuple[int, int], ...],
+    first: int,
+    resume: Collection[int],
+    line_delta: int = 0,
+    after: int = 0,
+) -> _Scan:
+    """Scan ``lines`` of ``text`` from line ``first`` (whose start is clean) to the end, or,
+    when ``resume`` holds old clean lines, up to the first clean line ``ln`` past ``after``
+    whose old counterpart ``ln - line_delta`` is in ``resume`` (``stopped`` says which)."""
     stack: list[_Container] = []
     fences: list[Fence] = []
     fence: _OpenFence | None = None
@@ -405,7 +536,48 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
             )
         )
 
-    for ln, (ls, le) in enumerate(lines):
+    clean: list[int] = []
+    starts = [start for start, _ in lines]
+    plain_breaks = "\r" not in text
+    skip_to = first
+    for ln in range(first, len(lines)):
+        if ln < skip_to:
+            continue
+        if fence is not None and not stack and fence.indent == 0 and plain_breaks:
+            # The body of a fence outside containers, opened at the margin, is its lines as
+            # they are: one search finds the closing fence.
+            closing = _closing_fence(fence.char, fence.length).search(text, lines[ln][0])
+            if closing is not None:
+                close = bisect.bisect_left(starts, closing.start())
+                body_start = lines[ln][0]
+                if close > ln:
+                    fence.segments.append(Segment(0, body_start, closing.start() - body_start))
+                    fence.parts.append(text[body_start : closing.start()])
+                finish(fence, close, Span(*lines[close]))
+                fence = None
+                skip_to = close + 1
+                continue
+        if fence is None and html is None and not stack:
+            if para_depth is None:
+                if ln > after and (ln - line_delta) in resume:
+                    return _Scan(tuple(fences), tuple(clean), ln)
+                clean.append(ln)
+            # Outside every container, fence and HTML block, a run of paragraph lines and blank
+            # lines changes nothing but the open paragraph: one regular expression passes it.
+            plain = _PLAIN_RUN.match(text, lines[ln][0])
+            if plain is not None:
+                skip_to = bisect.bisect_left(starts, plain.end())
+                blank = False
+                for j in range(ln, skip_to):
+                    a, b = lines[j]
+                    blank = not text[a:b].strip(" \t")
+                    if blank and j + 1 < skip_to:
+                        if j + 1 > after and (j + 1 - line_delta) in resume:
+                            return _Scan(tuple(fences), tuple(clean), j + 1)
+                        clean.append(j + 1)
+                para_depth = None if blank else 0
+                continue
+        ls, le = lines[ln]
         s = text[ls:le]
         cur = _Cursor(s)
         # 1. Continue the open containers.
@@ -585,7 +757,7 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
 
     if fence is not None:
         finish(fence, None, None)
-    return tuple(fences)
+    return _Scan(tuple(fences), tuple(clean))
 
 
 def _html_start(rest: str, in_paragraph: bool) -> int | None:
@@ -604,10 +776,11 @@ def _html_start(rest: str, in_paragraph: bool) -> int | None:
 @per_text
 def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
     lines = _lines(text)
-    trimmed = [js_trim_end(text[s:e]) for s, e in lines]
+    # Only a line that starts with ``` can open or close a block (trimming is at the end).
+    marks = [(i, js_trim_end(text[s:e])) for i, (s, e) in enumerate(lines) if text.startswith("```", s)]
     out: dict[str, tuple[ReferenceBlock, ...]] = {}
     openers = {"```" + k: k for k in BLOCK_KINDS}
-    present = {openers[t] for t in trimmed if t in openers}
+    present = {openers[t] for _, t in marks if t in openers}
     for kind in BLOCK_KINDS:
         if kind not in present:
             out[kind] = ()
@@ -615,7 +788,7 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
         opener = "```" + kind
         blocks: list[ReferenceBlock] = []
         start: int | None = None
-        for i, t in enumerate(trimmed):
+        for i, t in marks:
             if start is None:
                 if t == opener:
                     start = i

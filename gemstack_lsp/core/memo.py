@@ -7,6 +7,16 @@ before returns the value computed then; with none active, the function simply ru
 memo is not global: each host owns one and ``retain``s only the texts it still holds (the
 current and the previous version of each file), so memory follows the repository's size,
 never the number of edits.
+
+Two more kinds of value live in a memo, both bounded the same way:
+
+- ``per_piece`` values are keyed by a piece of a document (a fenced block's body and where it
+  starts) rather than by a whole text. They are kept while they are used: ``retain`` forgets
+  every piece value not looked up since the previous ``retain``, so an edit inside one block
+  reuses the parse of every other block of the document, and nothing accumulates.
+- ``recent(name)`` holds the last few (text, value) pairs a whole-text computation made, so an
+  incremental computation (the fence scan of an edited document) can start from the value of
+  the text the edit was made to. Texts the host no longer holds are forgotten by ``retain``.
 """
 
 from __future__ import annotations
@@ -21,6 +31,9 @@ from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+#: How many (text, value) pairs ``recent`` keeps per name.
+RECENT = 4
 
 _ACTIVE: ContextVar[Memo | None] = ContextVar("gemstack_memo", default=None)
 
@@ -37,6 +50,38 @@ class Memo:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        #: Piece values: key -> value, and the keys looked up since the last ``retain``.
+        self._pieces: dict[tuple[Any, ...], Any] = {}
+        self._pieces_used: set[tuple[Any, ...]] = set()
+        #: name -> the last (text, value) pairs computed, newest last.
+        self._recent: dict[str, list[tuple[str, Any]]] = {}
+
+    def piece(self, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
+        """The value of a piece of a document (``key`` holds the piece), computed once while used."""
+        try:
+            value: R = self._pieces[key]
+        except KeyError:
+            self.misses += 1
+            value = compute()
+            with self._lock:
+                self._pieces[key] = value
+                self._pieces_used.add(key)
+            return value
+        self.hits += 1
+        with self._lock:
+            self._pieces_used.add(key)
+        return value
+
+    def recent(self, name: str) -> list[tuple[str, Any]]:
+        """The last (text, value) pairs ``remember``-ed under ``name``, newest first."""
+        return list(reversed(self._recent.get(name, ())))
+
+    def remember(self, name: str, text: str, value: Any) -> None:
+        """Keep ``value`` as the result for ``text`` among the last ``RECENT`` of ``name``."""
+        with self._lock:
+            kept = [pair for pair in self._recent.get(name, ()) if pair[0] is not text]
+            kept.append((text, value))
+            self._recent[name] = kept[-RECENT:]
 
     def lookup(self, text: str, key: tuple[Any, ...], compute: Callable[[], R]) -> R:
         entries = self._by_text.get(text)
@@ -67,16 +112,33 @@ class Memo:
                     stale = [k for k in entries if k[1] is not None and k[1] not in paths]
                     for k in stale:
                         del entries[k]
+            if len(self._pieces_used) < len(self._pieces):
+                self._pieces = {k: v for k, v in self._pieces.items() if k in self._pieces_used}
+            self._pieces_used = set()
+            for name, pairs in list(self._recent.items()):
+                kept = [pair for pair in pairs if pair[0] in live]
+                if kept:
+                    self._recent[name] = kept
+                else:
+                    del self._recent[name]
         return len(dead)
 
     def clear(self) -> None:
         with self._lock:
             self._by_text.clear()
+            self._pieces.clear()
+            self._pieces_used.clear()
+            self._recent.clear()
 
     @property
     def texts(self) -> int:
         """How many distinct texts have entries."""
         return len(self._by_text)
+
+    @property
+    def pieces(self) -> int:
+        """How many piece values are kept."""
+        return len(self._pieces)
 
     @property
     def entries(self) -> int:
@@ -132,5 +194,21 @@ def per_text(fn: Callable[P, R]) -> Callable[P, R]:
             path = args[path_index] if len(args) > path_index else kwargs.get("path")
         key = (qualname, path, rest, tuple(sorted((k, v) for k, v in kwargs.items() if k != "text")))
         return memo.lookup(text, key, lambda: fn(*args, **kwargs))  # type: ignore[arg-type]
+
+    return wrapper
+
+
+def per_piece(fn: Callable[P, R]) -> Callable[P, R]:
+    """Memoise ``fn`` in the active ``Memo`` by all its (hashable) arguments, as a piece value:
+    kept while it is used (see ``Memo.retain``). With no memo active, ``fn`` simply runs."""
+    qualname = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        memo = _ACTIVE.get()
+        if memo is None:
+            return fn(*args, **kwargs)
+        key = (qualname, args, tuple(sorted(kwargs.items())))
+        return memo.piece(key, lambda: fn(*args, **kwargs))
 
     return wrapper

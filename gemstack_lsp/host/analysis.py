@@ -33,6 +33,7 @@ from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import Reader, normalize_relpath
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.core.rules import UnitResult, analyze_feature, analyze_repository, sort_findings
+from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.host.files import FileStore
 from gemstack_lsp.host.snapshot import Snapshot
 from gemstack_lsp.host.tracked import SnapshotRepo
@@ -107,6 +108,10 @@ class AnalysisHost:
         self._day: dt.date | None = None
         #: (path, key) -> (change revision of the path, value): per-document summaries.
         self._per_document: dict[tuple[str, Hashable], tuple[int, Any]] = {}
+        #: Called with (snapshot, feature name) after a feature unit ran, while the parses of
+        #: its documents are at hand: the IDE layer keeps its per-document summaries (the
+        #: workspace-symbol index) current here, so no query has to build them.
+        self.unit_hooks: list[Callable[[Snapshot, str], None]] = []
 
     # --- inputs ------------------------------------------------------------------------
 
@@ -198,6 +203,10 @@ class AnalysisHost:
             else:
                 result = analyze_feature(repo, Feature(key), snap.options)
         stored = StoredUnit(key, result, snap.revision, frozenset(deps), _by_path(result))
+        if key != REPOSITORY_UNIT and self.unit_hooks:
+            with self.memo.active():
+                for hook in self.unit_hooks:
+                    hook(snap, key)
         with self._lock:
             self.stats.units_computed += 1
             current = snap.revision == self.revision or all(
@@ -206,6 +215,15 @@ class AnalysisHost:
             if current and (key == REPOSITORY_UNIT or Feature(key) in snap.repo.features()):
                 self._store(stored)
         return stored
+
+    def adopt(self, snap: Snapshot, key: str, result: UnitResult, deps: frozenset[str]) -> None:
+        """Keep a unit's result computed elsewhere (another process over the same inputs, at
+        ``snap``'s revision), as ``compute_unit`` keeps its own."""
+        stored = StoredUnit(key, result, snap.revision, deps, _by_path(result))
+        with self._lock:
+            self.stats.units_computed += 1
+            if snap.revision == self.revision:
+                self._store(stored)
 
     def _store(self, stored: StoredUnit) -> None:
         key = stored.key
@@ -354,6 +372,7 @@ class AnalysisHost:
             todo = [k for k in keys if k in self._stale or k not in self._units]
             self.stats.units_reused += len(keys) - len(todo)
         for n, key in enumerate(todo, 1):
+            check_cancelled()  # a request that needs the analysis stops here when cancelled
             self.compute_unit(snap, key)
             if n % RETAIN_EVERY == 0:
                 self.retain_memo()  # a long pass never holds more parses than a short one

@@ -10,7 +10,9 @@ hold), and a bounded number of recently read disk documents. A document it no lo
 read again when asked; nothing else (findings, indexes) needs the text to stay current.
 
 A disk document is served from memory only while ``lstat`` says it is the same regular file
-(inode, size, mtime, ctime) and every folder on its path is still a real folder: a symlink
+(inode, size, mtime, ctime) and every folder on its path is still a real folder; a missing
+file is known missing while its folder is the same settled, real folder (creating an entry
+changes the folder's modification time): a symlink
 planted in its place, or a folder swapped for a link, is seen on the next read, and the
 ``DiskReader`` underneath makes every refusal (a link leaving the repository, a directory, a
 file too large) again.
@@ -189,8 +191,8 @@ class FileStore:
         doc = decode_document(self._disk.read(rel))
         with self._lock:
             self._changed_at.setdefault(rel, 0)
-            self._seen[rel] = key if key is not None else self._raw_key(rel)
-            if key is not None and doc.content.ok:
+            self._seen[rel] = key if key is not None and key[0] != -1 else self._raw_key(rel)
+            if key is not None and (doc.content.ok or doc.content.status is ReadStatus.MISSING):
                 self._recent[rel] = (key, doc)
                 self._recent.move_to_end(rel)
                 while len(self._recent) > self._recent_max:
@@ -300,11 +302,23 @@ class FileStore:
         full = os.path.join(self._root, rel)
         try:
             st = os.lstat(full)
+        except FileNotFoundError:
+            return self._absent_key(rel)
         except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate, NUL)
             return None
         if not stat.S_ISREG(st.st_mode) or not _settled(st) or not self._plain_dirs(rel):
             return None
         return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+    def _absent_key(self, rel: str) -> StatKey | None:
+        """The identity of a file's absence: its folder, a real settled folder, unchanged (adding
+        an entry changes the folder's modification time). ``None`` when the folder itself is
+        missing or not plain (the absence is then looked at again on every read)."""
+        parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        key = self._dir_key(parent)
+        if key is None:
+            return None
+        return (-1, key[0], key[2], key[3])
 
     def _plain_dirs(self, rel: str) -> bool:
         """True when every folder between the root and ``rel`` is a real folder, not a link

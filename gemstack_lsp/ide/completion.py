@@ -26,8 +26,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-import jsonschema
-
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
@@ -36,6 +34,7 @@ from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.host import Snapshot
+from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.ide.navigation import REGISTRY_FILES, occurrence_index
 from gemstack_lsp.ide.outline import gemstack_blocks
 
@@ -152,7 +151,9 @@ def _collect_facts(snapshot: Snapshot) -> RepoFacts:
     paths = list(REGISTRY_FILES)
     for feature in repo.features():
         paths.extend([feature.spec, feature.plan, feature.ledger])
-    for path in paths:
+    for n, path in enumerate(paths):
+        if n % 256 == 0:
+            check_cancelled()
         feature_tests: list[str] = []
         feature_actions: list[str] = []
         for occ in index.by_file.get(path, ()):
@@ -208,6 +209,8 @@ def _matches(condition: Mapping[str, Any], instance: Any, root: Mapping[str, Any
         schema = dict(condition)
         if "$defs" in root and "$defs" not in schema:
             schema["$defs"] = root["$defs"]
+        import jsonschema  # imported on first use (start-up does not pay for it)
+
         return bool(jsonschema.Draft202012Validator(schema).is_valid(instance))
     except Exception:
         return False

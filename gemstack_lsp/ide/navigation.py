@@ -30,10 +30,11 @@ from gemstack_lsp.core.blocks.contracts import CONTRACT_KINDS
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, iter_nodes, parse_json
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.reader import normalize_relpath
-from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, Feature
+from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, Document, Feature
 from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
+from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.ide.outline import gemstack_blocks
 
 __all__ = [
@@ -233,15 +234,34 @@ def _build_index(snapshot: Snapshot) -> OccurrenceIndex:
     files.extend(REGISTRY_FILES)
     by_file: dict[str, tuple[Occurrence, ...]] = {}
     by_value: dict[str, list[Occurrence]] = {}
-    for path in files:
+    for n, path in enumerate(files, 1):
         if path in by_file:
             continue
-        text = repo.document(path).text
-        found = file_occurrences(path, text) if text is not None else ()
+        if n % 64 == 0:
+            check_cancelled()
+            snapshot.retain()  # a walk over every file holds no more parses than one analysis
+        found = kept_occurrences(snapshot, path)
         by_file[path] = found
         for occ in found:
             by_value.setdefault(occ.value, []).append(occ)
     return OccurrenceIndex(tuple(files), by_file, {k: tuple(v) for k, v in by_value.items()})
+
+
+def _document_occurrences(doc: Document) -> tuple[Occurrence, ...]:
+    return file_occurrences(doc.path, doc.text) if doc.text is not None else ()
+
+
+def kept_occurrences(snapshot: Snapshot, path: str) -> tuple[Occurrence, ...]:
+    """The occurrences of one file, kept by the host while the file is unchanged (across
+    revisions): an index of a new revision reads again only the files that changed."""
+    return snapshot.per_document(path, ("ide.occurrences",), _document_occurrences)
+
+
+def index_feature(snapshot: Snapshot, feature: str) -> None:
+    """Bring the occurrences of one feature's files up to date (an ``AnalysisHost.unit_hooks``
+    entry: called after the feature's analysis, while its parses are at hand)."""
+    for path in _feature_files(Feature(feature)):
+        kept_occurrences(snapshot, path)
 
 
 def occurrence_index(snapshot: Snapshot) -> OccurrenceIndex:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from gemstack_lsp.core.blocks.base import parse_fence_json
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonResult, JsonString, parse_json
 from gemstack_lsp.core.markdown import Fence, scan_fences
 from gemstack_lsp.core.memo import per_text
@@ -96,9 +97,10 @@ class BlockJson:
 
 
 def block_json(fence: Fence) -> JsonResult:
-    """The JSON of a fence's body, every span a document offset (partial while it is broken)."""
-    base = fence.contiguous_base
-    return parse_json(fence.body, base if base is not None else fence.body_offset_to_doc)
+    """The JSON of a fence's body, every span a document offset (partial while it is broken):
+    the parse the checks use (``blocks.base.parse_fence_json``, the body trimmed as the
+    reference trims it), shared with them while the block is unchanged."""
+    return parse_fence_json(fence)
 
 
 @per_text

@@ -8,16 +8,16 @@ a query only filters it, so typing in the symbol picker costs a scan of that lis
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
-from gemstack_lsp.core.repo import Document
+from gemstack_lsp.core.repo import Document, Feature
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.host.cancel import check_cancelled
+from gemstack_lsp.ide.navigation import index_feature
 from gemstack_lsp.ide.outline import outline
 
-__all__ = ["SymbolEntry", "all_symbols", "fuzzy_match", "workspace_symbols"]
+__all__ = ["SymbolEntry", "all_symbols", "fuzzy_match", "index_unit", "workspace_symbols"]
 
 #: Outline entries that structure a document rather than declare something.
 _STRUCTURE = frozenset({"heading", "block", "key"})
@@ -39,11 +39,22 @@ class SymbolEntry:
 
 
 def fuzzy_match(query: str, name: str) -> bool:
-    """Every character of ``query`` appears in ``name`` in order (case-insensitive)."""
+    """Every character of ``query`` appears in ``name`` in order (case-insensitive).
+
+    One greedy pass over ``name`` (each query character is looked for after the previous
+    one's match): linear in the lengths of both, whatever they hold."""
     if not query:
         return True
-    it = iter(name.lower())
-    return all(ch in it for ch in query.lower())
+    return _subsequence(query.lower(), name.lower())
+
+
+def _subsequence(query: str, name: str) -> bool:
+    at = 0
+    for ch in query:
+        at = name.find(ch, at) + 1
+        if not at:
+            return False
+    return True
 
 
 def _declared(doc: Document, container: str) -> tuple[SymbolEntry, ...]:
@@ -70,20 +81,40 @@ def _collect(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:
     the document is unchanged (``Snapshot.per_document``): a revision re-reads only the
     documents it changed, never the whole repository."""
     out: list[SymbolEntry] = []
-    for feature in snapshot.repo.features():
+    for n, feature in enumerate(snapshot.repo.features(), 1):
         check_cancelled()
-        folder, name = feature.path, feature.name
-        out.append(
-            snapshot.per_document(
-                feature.spec,
-                ("ide.symbols.feature", name),
-                functools.partial(_feature_entry, name=name, folder=folder),
-            )
-        )
-        declared = functools.partial(_declared, container=name)
-        for path in (feature.spec, feature.plan, feature.tasks):
-            out.extend(snapshot.per_document(path, ("ide.symbols", name), declared))
+        out.extend(_feature_symbols(snapshot, feature))
+        if n % RETAIN_EVERY == 0:
+            snapshot.retain()
     return tuple(out)
+
+
+#: A walk over every feature lets the host forget unheld parses after this many features.
+RETAIN_EVERY = 32
+
+
+def _feature_symbols(snapshot: Snapshot, feature: Feature) -> list[SymbolEntry]:
+    folder, name = feature.path, feature.name
+    out = [
+        snapshot.per_document(
+            feature.spec,
+            ("ide.symbols.feature", name),
+            functools.partial(_feature_entry, name=name, folder=folder),
+        )
+    ]
+    declared = functools.partial(_declared, container=name)
+    for path in (feature.spec, feature.plan, feature.tasks):
+        out.extend(snapshot.per_document(path, ("ide.symbols", name), declared))
+    return out
+
+
+def index_unit(snapshot: Snapshot, feature: str) -> None:
+    """Bring the symbols and the occurrences of one feature's documents up to date (the host
+    calls it after the feature's analysis, while its parses are at hand:
+    ``AnalysisHost.unit_hooks``), so the workspace indexes are built by the analysis pass,
+    never by a first query."""
+    _feature_symbols(snapshot, Feature(feature))
+    index_feature(snapshot, feature)
 
 
 def all_symbols(snapshot: Snapshot) -> tuple[SymbolEntry, ...]:
@@ -97,11 +128,12 @@ def workspace_symbols(snapshot: Snapshot, query: str, limit: int | None = None) 
     entries = all_symbols(snapshot)
     if not query:
         return list(entries[:limit])
-    # ``fuzzy_match`` as one regular expression: the query's characters in order, anything between.
-    pattern = re.compile(".*?".join(re.escape(ch) for ch in query.lower()))
+    wanted = query.lower()
     out: list[SymbolEntry] = []
-    for entry in entries:
-        if pattern.search(entry.name.lower()):
+    for n, entry in enumerate(entries):
+        if n % 512 == 0:
+            check_cancelled()
+        if _subsequence(wanted, entry.name.lower()):
             out.append(entry)
             if limit is not None and len(out) >= limit:
                 break

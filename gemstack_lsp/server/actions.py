@@ -16,6 +16,7 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.commands import plan_location
+from gemstack_lsp.server.context import current_view, take_view
 from gemstack_lsp.server.ignore_actions import IgnoreContext, ignore_actions
 from gemstack_lsp.server.requests import request
 
@@ -90,8 +91,8 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
     session = server.session
     uri = params.text_document.uri
     only = list(params.context.only) if params.context.only else None
-    doc = session.documents.get(uri)
-    path, root, rel = (doc.path, doc.root, doc.rel) if doc is not None else session.locate(uri)
+    view = current_view() or take_view(server, lsp.TEXT_DOCUMENT_CODE_ACTION, params)
+    path, root, rel = view.located[uri]
     out: list[lsp.CodeAction | lsp.Command] = []
     if path is not None and plan_location(path) is not None and _kind_allowed(SOURCE_WRITE_PLAN, only):
         out.append(
@@ -103,7 +104,7 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
         )
     if root is None or rel is None:
         return _for_client(session.client.code_action_literals, out)
-    versions = {d.uri: d.version for d in list(session.documents.values())}
+    versions = dict(view.versions)
     # One action per intent: several diagnostics offer the same fix (each capsule finding
     # offers "Regenerate"), and the source actions repeat the capsule commands. The first
     # quick fix of an intent stays and lists every diagnostic it resolves; a source action
@@ -176,7 +177,10 @@ def _for_client(literals: bool, out: list[lsp.CodeAction | lsp.Command]) -> list
 
 
 def code_action(server: GemstackServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction | lsp.Command] | None:
-    if not server.session.settings_for(params.text_document.uri).code_actions:
+    view = current_view()
+    uri = params.text_document.uri
+    settings = view.settings[uri] if view is not None and uri in view.settings else server.session.settings_for(uri)
+    if not settings.code_actions:
         return None
     server.stats["codeAction"] += 1
     return code_actions(server, params) or None

@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: A watcher notification naming more files than this is taken as "anything may have changed".
+WATCHER_STORM = 1000
+
 #: How long one background slice of analysis may run before it lets the loop look for edits.
 SLICE_SECONDS = 0.04
 #: A pass with at least this many stale units reports ``$/progress``.
@@ -604,9 +607,19 @@ class Diagnostics:
 
     def did_change_watched_files(self, params: lsp.DidChangeWatchedFilesParams) -> None:
         self.session.forget_roots()
+        uris = list(dict.fromkeys(change.uri for change in params.changes))
+        if len(uris) > WATCHER_STORM:
+            # A storm (a checkout, a build writing thousands of files): one change of every
+            # repository instead of thousands, so the loop stays free and no request waits.
+            log.info("%d files changed at once: every repository is read again", len(uris))
+            for root in self.session.hosts():
+                self.session.forget_file(root, None)
+                self.schedule(root)
+            self._sweep_now()
+            return
         roots: set[str] = set()
-        for change in params.changes:
-            where = self.session.where(change.uri)
+        for uri in uris:
+            where = self.session.where(uri)
             if where is None or where.root is None:
                 continue
             # A file now linked out of its repository still changes that repository's findings.

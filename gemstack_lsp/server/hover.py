@@ -13,7 +13,7 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp import ide
 from gemstack_lsp.server import convert, convert_ide
-from gemstack_lsp.server.context import DocumentContext, document_context
+from gemstack_lsp.server.context import DocumentContext, current_view, document_context
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
@@ -24,10 +24,15 @@ def _codes_under_cursor(server: GemstackServer, ctx: DocumentContext, offset: in
     """The finding codes of the diagnostics the client was last given under ``offset``."""
     if ctx.snapshot is None:
         return []
-    state = server.diagnostics.roots.get(ctx.snapshot.root)
-    report = state.reports.get(ctx.uri) if state is not None else None
+    view = current_view()
+    if view is not None:
+        published: tuple[lsp.Diagnostic, ...] = view.published.get(ctx.uri, ())
+    else:
+        state = server.diagnostics.roots.get(ctx.snapshot.root)
+        report = state.reports.get(ctx.uri) if state is not None else None
+        published = tuple(report.diagnostics) if report is not None else ()
     codes: list[str] = []
-    for d in report.diagnostics if report is not None else ():
+    for d in published:
         span = convert.to_span(ctx.source, d.range, ctx.encoding)
         if span.contains(offset) and isinstance(d.code, str) and d.code not in codes:
             codes.append(d.code)

@@ -70,6 +70,9 @@ def register(server: GemstackServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
         engine.did_change(params)
+        doc = server.session.documents.get(params.text_document.uri)
+        if doc is not None and doc.root is not None:
+            server.inflight.outdate(doc.root)  # requests read the text before this edit
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams) -> None:

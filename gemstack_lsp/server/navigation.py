@@ -10,7 +10,7 @@ from lsprotocol import types as lsp
 from gemstack_lsp import ide
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert, convert_ide
-from gemstack_lsp.server.context import DocumentContext, document_context, open_uris
+from gemstack_lsp.server.context import DocumentContext, current_view, document_context, take_view
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
@@ -83,13 +83,14 @@ WORKSPACE_SYMBOL_LIMIT = 256
 def workspace_symbol(server: GemstackServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
     session = server.session
     encoding = session.encoding
-    uris = open_uris(server)
+    view = current_view() or take_view(server, lsp.WORKSPACE_SYMBOL, params)
+    uris = view.open_uris
     server.stats["workspaceSymbol"] += 1
     out: list[lsp.SymbolInformation] = []
-    for root in session.roots():
-        if not session.settings_for_root(root).navigation or len(out) >= WORKSPACE_SYMBOL_LIMIT:
+    for root in view.roots:
+        if not view.root_settings[root].navigation or len(out) >= WORKSPACE_SYMBOL_LIMIT:
             continue
-        snapshot = session.snapshot_of(root)
+        snapshot = view.snapshots[root]
         for entry in ide.workspace_symbols(snapshot, params.query, WORKSPACE_SYMBOL_LIMIT - len(out)):
             uri = uris.get((root, entry.path)) or convert.path_to_uri(os.path.join(root, entry.path))
             out.append(

@@ -23,7 +23,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams, PyglsError
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    PyglsError,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -31,7 +37,8 @@ from pygls.protocol.language_server import lsp_method
 from gemstack_lsp import __version__
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.host import Snapshot
-from gemstack_lsp.server import convert
+from gemstack_lsp.server import convert, requests
+from gemstack_lsp.server.context import current_view
 from gemstack_lsp.server.diagnostics import Diagnostics
 from gemstack_lsp.server.requests import RequestFailed
 from gemstack_lsp.server.session import Session
@@ -102,6 +109,22 @@ class GemstackProtocol(LanguageServerProtocol):
             return Unstructured(data, _reason(exc))
 
     def handle_message(self, message: Any) -> None:
+        data = message.data if isinstance(message, Unstructured) else message if isinstance(message, dict) else None
+        version = data.get("jsonrpc") if data is not None else getattr(message, "jsonrpc", None)
+        msg_id = data.get("id") if data is not None else getattr(message, "id", None)
+        method = data.get("method") if data is not None else getattr(message, "method", None)
+        if version != "2.0":
+            # JSON-RPC 2.0 only: a request is told so (a notification has no one to tell).
+            if msg_id is not None and method is not None:
+                self._refuse(
+                    msg_id, JsonRpcInvalidRequest(f'Invalid Request: "jsonrpc" must be "2.0", not {version!r}')
+                )
+            else:
+                log.warning("ignoring a message whose jsonrpc is %r", version)
+            return
+        if self._shutdown and method is not None and method != lsp.EXIT and msg_id is not None:
+            self._refuse(msg_id, JsonRpcInvalidRequest(f"Invalid Request: {method} after shutdown"))
+            return
         if not isinstance(message, Unstructured):
             super().handle_message(message)
             return
@@ -117,6 +140,19 @@ class GemstackProtocol(LanguageServerProtocol):
             msg_id,
             error=JsonRpcInvalidParams(f"Invalid params for {method}: {message.reason}").to_response_error(),
         )
+
+    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        # The request's view is taken now, in the request's context, before the next message
+        # (an edit) is handled: its handler's task starts later, with this context.
+        try:
+            requests.dispatch(self._server, method_name, params)
+        except Exception:  # the handler takes its view itself then
+            log.exception("could not take the view of %s", method_name)
+        super()._handle_request(msg_id, method_name, params)
+
+    def _refuse(self, msg_id: Any, error: JsonRpcException) -> None:
+        log.info("refusing request %s: %s", msg_id, error.message)
+        self._send_response(msg_id, error=error.to_response_error())
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
@@ -216,12 +252,24 @@ class GemstackServer(LanguageServer):
         #: Plan URI -> the read-plan receipt taken when it was opened (or why there is none).
         self.plan_receipts: dict[str, dict[str, Any] | str] = {}
         self.plan_receipt_tasks: dict[str, asyncio.Task[None]] = {}
-        #: Where request handlers run (``server/requests.py``): never on the event loop.
+        #: Where request handlers run (``server/requests.py``): never on the event loop; the
+        #: latency-sensitive lane and the background lane (workspace symbols, references, ...).
         self.request_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-request")
+        self.background_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-background")
+        #: The methods registered with ``requests.request`` (their views are taken at dispatch).
+        self.view_methods: set[str] = set()
+        #: The requests dispatched and not yet answered (an edit outdates them).
+        self.inflight = requests.InFlight()
 
     def snapshot_for(self, uri: str) -> tuple[Snapshot, str] | None:
         """The snapshot of the repository holding ``uri`` and the document's repository-relative
-        path; ``None`` outside every Gemstack repository."""
+        path; ``None`` outside every Gemstack repository. Inside a request: as of its view."""
+        view = current_view()
+        if view is not None and uri in view.located:
+            _, root, rel = view.located[uri]
+            if root is None or rel is None or root not in view.snapshots:
+                return None
+            return view.snapshots[root], rel
         doc = self.session.documents.get(uri)
         if doc is not None:
             root, rel = doc.root, doc.rel
@@ -273,6 +321,7 @@ class GemstackServer(LanguageServer):
     def shutdown(self) -> None:
         self.diagnostics.executor.shutdown(wait=False, cancel_futures=True)
         self.request_executor.shutdown(wait=False, cancel_futures=True)
+        self.background_executor.shutdown(wait=False, cancel_futures=True)
         super().shutdown()  # type: ignore[no-untyped-call]
 
 

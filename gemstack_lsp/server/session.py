@@ -22,6 +22,7 @@ from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPEC
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.host import AnalysisHost, Snapshot
+from gemstack_lsp.ide.symbols import index_unit
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.configuration import Configuration
 from gemstack_lsp.server.settings import Settings
@@ -359,6 +360,7 @@ class Session:
         host = self._hosts.get(root)
         if host is None:
             host = self._hosts[root] = AnalysisHost(root, DiskReader(root, run_git=not self.restricted))
+            host.unit_hooks.append(index_unit)  # the workspace-symbol index follows the analysis
             for doc in self.documents.values():
                 if doc.root == root and doc.rel is not None and doc.gemstack:
                     host.set_buffer(doc.rel, doc.text)

@@ -197,6 +197,10 @@ async def serve(
         if isinstance(frame, BadFrame):
             parse_error(protocol, frame.reason)
             continue
+        if frame.lstrip()[:1] == b"[":
+            # A JSON-RPC batch: LSP has none; one error answers it (its ids are not read).
+            parse_error(protocol, "batches are not supported by the Language Server Protocol", JsonRpcInvalidRequest)
+            continue
         try:
             message = json.loads(frame, object_hook=protocol.structure_message)
         except ValueError as exc:  # not JSON, not UTF-8

@@ -58,7 +58,10 @@ def test_cached_reads_follow_every_change(tmp_path: Path, settled: None) -> None
     _same(cached, disk, "specs/a/spec.md")
     # A missing file, cached as missing, then created.
     assert cached.read("specs/a/closure.json").status is ReadStatus.MISSING
+    reads = cached.store.disk_reads
     assert cached.read("specs/a/closure.json").status is ReadStatus.MISSING
+    assert cached.store.disk_reads == reads  # known missing while its folder is unchanged
+    assert cached.store.sweep() == []  # and a sweep does not take the absence for a change
     (root / "specs" / "a" / "closure.json").write_text("{}", "utf-8")
     _same(cached, disk, "specs/a/closure.json")
     # A folder replaced by a symlink leaving the repository: the cache answers as the disk

@@ -186,3 +186,33 @@ def test_workspace_symbols_filter_as_fuzzy_match_does(query: str) -> None:
     snap = snapshot()
     expected = [e for e in ide.all_symbols(snap) if fuzzy_match(query, e.name)]
     assert ide.workspace_symbols(snap, query) == expected
+
+
+def test_fuzzy_matching_of_an_adversarial_query_is_a_single_pass() -> None:
+    """A query whose characters all match early but whose last never does: a backtracking
+    matcher tries every placement of the earlier characters (an 8-character query against a
+    200-character id took minutes); one greedy pass answers at once, and correctly."""
+    from gemstack_lsp.ide.symbols import fuzzy_match
+
+    long_id = "a-" * 100
+    assert not fuzzy_match("aaaaaaab", long_id)
+    assert fuzzy_match("aaaaaaaa", long_id)
+    assert fuzzy_match("A-a", long_id) and not fuzzy_match("a-b", long_id)
+    files = dict(FILES)
+    files[SPEC] = files[SPEC].replace('"id": "no-free-lunch"', f'"id": "{long_id}b"')
+    snap = snapshot(files)
+    assert [e.name for e in ide.workspace_symbols(snap, "aaaaaaab")] == [f"{long_id}b"]
+    assert ide.workspace_symbols(snap, "aaaaaaaab" + "a" * 50) == []
+
+
+def test_workspace_symbols_stop_when_the_request_is_cancelled() -> None:
+    import threading
+
+    from gemstack_lsp.host.cancel import Cancelled, cancellation
+
+    snap = snapshot()
+    ide.all_symbols(snap)
+    token = threading.Event()
+    token.set()
+    with cancellation(token), pytest.raises(Cancelled):
+        ide.workspace_symbols(snap, "a")

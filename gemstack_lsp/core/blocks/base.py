@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from gemstack_lsp.core import jscompat
 from gemstack_lsp.core.findings import Finding
@@ -31,7 +29,11 @@ from gemstack_lsp.core.jsonspan import (
     to_python_within,
 )
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
+from gemstack_lsp.core.memo import per_piece
 from gemstack_lsp.core.text import Span
+
+if TYPE_CHECKING:
+    import jsonschema
 
 T = TypeVar("T")
 
@@ -162,8 +164,15 @@ def parse_fence_json(fence: Fence | ReferenceBlock) -> JsonResult:
     stripped = js_trim_end(stripped)
     base = fence.contiguous_base
     if base is not None:
-        return parse_json(stripped, base + lead)
+        return _parse_at(stripped, base + lead)
     return parse_json(stripped, lambda i: fence.body_offset_to_doc(i + lead))
+
+
+@per_piece
+def _parse_at(text: str, base: int) -> JsonResult:
+    """A block's JSON starting at document offset ``base``: parsed once while it is used, so an
+    edit elsewhere in the document (or the reference's reading of the same block) reuses it."""
+    return parse_json(text, base)
 
 
 def read_block(
@@ -256,6 +265,8 @@ def schema_issues(root: JsonNode | None, schema: Mapping[str, Any]) -> list[Sche
     """Every error of ``root`` against ``schema`` (draft 2020-12), in document order."""
     if root is None:
         return []
+    import jsonschema  # imported when a schema is first checked (start-up does not pay for it)
+
     validator = jsonschema.Draft202012Validator(schema)
     issues = [
         SchemaIssue(tuple(e.absolute_path), e.message, str(e.validator), _narrowest(root, e))

@@ -23,9 +23,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Final
 
 from gemstack_lsp.core import secretpatterns
 from gemstack_lsp.core.cost.jsonedit import insert_member
@@ -52,6 +50,8 @@ from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
 
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+if TYPE_CHECKING:
+    import jsonschema
 
 COST_STATES: Final = ("FREE", "BILLABLE", "POTENTIALLY_BILLABLE", "UNKNOWN")
 PROVIDER_TYPES: Final = ("COMMERCIAL", "LOCAL", "MOCK")
@@ -216,6 +216,8 @@ def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
 
 @functools.cache
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema  # imported on first use (start-up does not pay for it)
+
     return jsonschema.Draft202012Validator(load_schema(SCHEMA_FILE))
 
 

@@ -1,0 +1,80 @@
+"""The feature units of a large repository analysed on every core, for ``check``.
+
+A unit's result depends only on the files it reads (``host.analysis``), so units can run in
+separate processes: each worker process keeps an ``AnalysisHost`` of its own over the same
+disk and computes the feature units of the batches it is given; the parent adopts their
+results into its host, which groups and orders the findings exactly as a serial run does.
+The parent computes the repository unit meanwhile. Small repositories (fewer than
+``PARALLEL_MIN_FEATURES`` features) and one-core machines are analysed in the parent alone:
+starting processes would cost more than it saves.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+from collections.abc import Sequence
+
+from gemstack_lsp.core.options import AnalysisOptions
+from gemstack_lsp.core.rules import UnitResult
+from gemstack_lsp.host import AnalysisHost, Snapshot
+from gemstack_lsp.host.analysis import REPOSITORY_UNIT
+
+#: Below this many features a repository is analysed in one process.
+PARALLEL_MIN_FEATURES = 64
+#: Batches per worker process (smaller batches even out features of different sizes).
+BATCHES_PER_WORKER = 4
+
+#: One unit's result as it travels back from a worker: (unit, result, what it read).
+Computed = tuple[str, UnitResult, frozenset[str]]
+
+_WORKER_HOSTS: dict[str, AnalysisHost] = {}
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def analyze(host: AnalysisHost, snapshot: Snapshot, workers: int | None = None, minimum: int | None = None) -> None:
+    """Make every unit of ``snapshot`` current, the feature units on ``workers`` processes
+    (default: one per usable core) when there are at least ``minimum`` of them."""
+    features = [k for k in host.unit_keys(snapshot) if k != REPOSITORY_UNIT]
+    workers = usable_cores() if workers is None else workers
+    least = PARALLEL_MIN_FEATURES if minimum is None else minimum
+    if workers < 2 or len(features) < max(least, 2):
+        host.analyze(snapshot)
+        return
+    count = min(len(features), workers * BATCHES_PER_WORKER)
+    size = -(-len(features) // count)
+    batches = [features[i : i + size] for i in range(0, len(features), size)]
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(_run_batch, host.root, host.options, batch) for batch in batches]
+        host.analyze(snapshot, [REPOSITORY_UNIT])
+        for future in futures:
+            for key, result, deps in future.result():
+                host.adopt(snapshot, key, result, deps)
+    host.analyze(snapshot)  # anything a worker could not give (none in practice) runs here
+
+
+def _run_batch(root: str, options: AnalysisOptions, keys: Sequence[str]) -> list[Computed]:
+    """In a worker: compute these feature units with this process's host of ``root``."""
+    from gemstack_lsp.fs import DiskReader
+
+    host = _WORKER_HOSTS.get(root)
+    if host is None or host.options != options:
+        host = _WORKER_HOSTS[root] = AnalysisHost(root, DiskReader(root), options)
+    snapshot = host.snapshot()
+    out: list[Computed] = []
+    for n, key in enumerate(keys, 1):
+        stored = host.compute_unit(snapshot, key)
+        out.append((key, stored.result, stored.deps))
+        if n % 16 == 0:
+            host.retain_memo()
+    host.retain_memo()
+    return out

@@ -161,3 +161,25 @@ def test_atx_headings_match_the_reference_expression() -> None:
         assert (reference is None) == (ours is None), line
         if reference and ours:
             assert (len(reference.group(1)), reference.group(2)) == ours, line
+
+
+def test_memory_per_json_document_is_bounded() -> None:
+    """An 8 MB array of zeros used to cost 2 GB of span nodes; past ``MAX_VALUES`` the parse
+    stops with an error at that value, whatever the size (tracemalloc's peak, not wall time)."""
+    import tracemalloc
+
+    from gemstack_lsp.core.jsonspan import MAX_VALUES, TOO_MANY_VALUES, parse_json
+
+    def peak(text: str) -> int:
+        tracemalloc.start()
+        result = parse_json(text)
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert not result.ok and result.errors[0].message == TOO_MANY_VALUES
+        return top
+
+    small = peak("[" + "0," * (MAX_VALUES + 10) + "0]")
+    large = peak("[" + "0," * (4 * MAX_VALUES) + "0]")
+    assert large < 1.5 * small + 2_000_000, (small, large)
+    ok = parse_json("[" + "0," * (MAX_VALUES - 2) + "0]")
+    assert ok.ok

@@ -857,6 +857,10 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
         ("Bad Unicode escape in string", "Escape Unicode no válido en un texto"),
         ("Bad escaped character in string", "Carácter escapado no válido en un texto"),
         ("JSON nested deeper than {n} levels is not read", "No se lee JSON anidado a más de {n} niveles"),
+        (
+            "More than {n} JSON values: the document is not read (a limit that bounds memory)",
+            "Más de {n} valores JSON: el documento no se lee (un límite que acota la memoria)",
+        ),
         ("Expecting value", "Se esperaba un valor"),
         (
             "Expecting property name enclosed in double quotes",

@@ -156,6 +156,15 @@ MAX_DEPTH = 256
 
 TOO_DEEP = f"JSON nested deeper than {MAX_DEPTH} levels is not read"
 
+#: The most values (scalars and containers) one document may hold. A span-keeping node costs
+#: some hundred bytes where its text may cost two (``0,``): without a bound, an 8 MB array of
+#: zeros cost 2 GB. No Gemstack artifact comes near it (a 2,000-provider ledger holds about
+#: 50,000 values); a document with more is a parse error at the value past the limit, so memory
+#: stays bounded (about 100 MB at most) whatever the file's size.
+MAX_VALUES = 200_000
+
+TOO_MANY_VALUES = f"More than {MAX_VALUES:,} JSON values: the document is not read (a limit that bounds memory)"
+
 
 def _to_python(root: JsonObject | JsonArray, max_depth: int | None = None) -> Any:
     """Plain Python values for a container, without recursion (nesting depth is unbounded).
@@ -302,6 +311,7 @@ class _Parser:
         self.stack: list[_Frame] = []
         self.duplicates: list[JsonMember] = []
         self.root: JsonNode | None = None
+        self.values = 0
 
     def ws(self, i: int) -> int:
         text = self.text
@@ -365,6 +375,9 @@ class _Parser:
         try:
             while True:
                 if state == "value":
+                    self.values += 1
+                    if self.values > MAX_VALUES:
+                        raise _Syntax(i, min(n, i + 1), TOO_MANY_VALUES)
                     c = text[i] if i < n else ""
                     if c == "[" or c == "{":
                         stack.append(_Frame(i, c == "{", [], [], set()))

@@ -181,7 +181,12 @@ def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
         findings.extend(blocks[name].findings)
         if name == "tasks.md":
             findings.extend(parse_tasks(doc.text).findings(doc.path, doc.text))
-            findings.extend(format_findings(doc.path, doc.text))
+            # What the reference would read differently matters only where Gemstack runs: a
+            # spec-kit repository's own task lists are none of our business.
+            from gemstack_lsp.core.identity import is_gemstack_repository
+
+            if is_gemstack_repository(repo):
+                findings.extend(format_findings(doc.path, doc.text))
     findings.extend(contract_findings(feature, blocks, texts))
     findings.extend(binding_findings(blocks))
     for name, severity in FEATURE_JSON_FILES:

@@ -64,5 +64,5 @@ async def test_regenerate_names_the_clients_list(
     h.replace(TASKS, "- [x] **T001:", "- [ ] **T001:")
     assert "FROZEN_ARTIFACT_CHANGED" in {d.code for d in await h.diagnostics(TASKS)}
     result = await _regenerate(h)
-    assert result["message"].endswith(f"FROZEN_ARTIFACT_CHANGED {place}."), result["message"]
+    assert result["message"].endswith(f"TASKS_LIFECYCLE_CONTRADICTED {place}."), result["message"]
     assert result["message"] in [m.message for m in h.client.messages]

@@ -506,13 +506,15 @@ CASES: list[tuple[str, Case]] = [
         "VQA_BASELINE_TAMPERED",
         lambda _t, _c: _e().codes(_e().files(vqa=_e().vqa_manifest(), extra={_e().IMAGE: b"other"})),
     ),
-
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (cases of area 'verify' go below this line)
     *VERIFY_CASES,
     # --- Task formats and lifecycle headers the reference reads differently ---
     # (cases of area 'realrepo' go below this line)
-    ("TASKS_UNREAD_BY_REFERENCE", mini({"specs/a/spec.md": "# A\n", "specs/a/tasks.md": "### [ ] T001 — a\n"})),
+    (
+        "TASKS_UNREAD_BY_REFERENCE",
+        mini({".gemstack/state.json": "{}", "specs/a/spec.md": "# A\n", "specs/a/tasks.md": "### [ ] T001 — a\n"}),
+    ),
     (
         "TASKS_LIFECYCLE_CONTRADICTED",
         mini(

@@ -110,6 +110,13 @@ def test_long_runs_of_blanks_are_read_once() -> None:
 
 
 def test_analyze_reports_both_on_a_feature() -> None:
-    repo = GemstackRepo("/repo", MemoryReader({"specs/006/spec.md": "# S\n", "specs/006/tasks.md": T006}))
+    files = {".gemstack/state.json": "{}", "specs/006/spec.md": "# S\n", "specs/006/tasks.md": T006}
+    repo = GemstackRepo("/repo", MemoryReader(files))
     codes = [f.code for f in analyze(repo) if f.path == "specs/006/tasks.md"]
     assert codes == ["TASKS_LIFECYCLE_CONTRADICTED", "TASKS_UNREAD_BY_REFERENCE"]
+
+
+def test_a_spec_kit_repository_gets_no_task_format_finding() -> None:
+    """Without .gemstack/ or any Gemstack artifact, another tool's task lists are left alone."""
+    repo = GemstackRepo("/repo", MemoryReader({"specs/006/spec.md": "# S\n", "specs/006/tasks.md": T006}))
+    assert [f.code for f in analyze(repo) if f.path == "specs/006/tasks.md"] == []

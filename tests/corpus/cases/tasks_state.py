@@ -69,8 +69,12 @@ CASES: list[Case] = [
     Case(
         # Not a task header: indented, or without the bold id.
         "tasks-not-headers",
-        {TASKS: doc("  - [ ] **T001: Indented**", "- [ ] T002: not bold", "- [ ] **T 3: space in id**")},
-        # The reference sees no task at all: an information finding on the first item says so.
+        {
+            ".gemstack/state.json": "{}",
+            TASKS: doc("  - [ ] **T001: Indented**", "- [ ] T002: not bold", "- [ ] **T 3: space in id**"),
+        },
+        # The reference sees no task at all: an information finding on the first item says so
+        # (in a Gemstack repository: .gemstack/ is there).
         (("TASKS_UNREAD_BY_REFERENCE", TASKS, 0, 0),),
     ),
     Case(

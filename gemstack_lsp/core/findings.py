@@ -823,7 +823,6 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "hashFile computes it) is not baseline.image_sha256: baselines change only by explicit promotion "
         "(`gemstack vqa promote`). Also a baseline path outside the repository, which is never read.",
     ),
-
     # --- Amendments, memory, manifest, .gitignore, package.json scripts, rigor, spec deltas (Gemstack 2.0 verify) ---
     # (entries of area 'verify' go below this line)
     _c(

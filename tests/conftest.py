@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable
+import subprocess
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,20 @@ def reference_repo(tmp_path: Path) -> Path:
     for p in dest.rglob("*"):
         p.chmod(p.stat().st_mode | 0o200)
     return dest
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 3 MiB tmpfs to fill up or remount read-only (mounting needs root; CI runs as root)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)], check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 @pytest.fixture(scope="session")

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,19 +19,6 @@ SPEC = "specs/009-context-capsule/spec.md"
 
 def _server(root: Path, log: Path) -> LspClient:
     return LspClient(root, ["sh", "-c", f'exec "{sys.executable}" -m gemstack_lsp serve 2>"{log}"'])
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)], check=True)
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def test_hostile_uris_are_refused_without_a_traceback(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ Everything here is linear in the text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gemstack_lsp.core.secretpatterns import secret_spans
@@ -36,24 +37,30 @@ def redact(text: str) -> str:
     return "".join(parts)
 
 
-def redact_json(value: Any) -> Any:
+def redact_json(value: Any, keep: Callable[[str | None, str], bool] | None = None) -> Any:
     """A JSON value with every string, property names included, redacted (iteratively, so
-    any nesting depth is fine)."""
+    any nesting depth is fine). ``keep(member, text)`` may spare a string: ``member`` is the
+    property it is the value of (``None`` in an array or for a property name itself)."""
+
+    def clean(member: str | None, text: str) -> str:
+        return text if keep is not None and keep(member, text) else redact(text)
+
     if not isinstance(value, dict | list):
-        return redact(value) if isinstance(value, str) else value
+        return clean(None, value) if isinstance(value, str) else value
     root: Any = {} if isinstance(value, dict) else []
     stack: list[tuple[Any, Any]] = [(value, root)]
     while stack:
         source, target = stack.pop()
         items = source.items() if isinstance(source, dict) else enumerate(source)
         for key, item in items:
+            member = key if isinstance(key, str) else None
             if isinstance(item, dict | list):
                 copy: Any = {} if isinstance(item, dict) else []
                 stack.append((item, copy))
             else:
-                copy = redact(item) if isinstance(item, str) else item
+                copy = clean(member, item) if isinstance(item, str) else item
             if isinstance(target, dict):
-                target[redact(str(key))] = copy
+                target[clean(None, str(key))] = copy
             else:
                 target.append(copy)
     return root

@@ -235,34 +235,9 @@ def redact_message(value: Any) -> Any:
     """A JSON message with every secret-looking string redacted, except URIs: the value of a
     URI member (``uri``, ``targetUri``...), any ``file:`` URI string, and the ``file:`` URIs a
     ``WorkspaceEdit``'s ``changes`` map is keyed by stay exactly as they are (iteratively, any depth)."""
-    from gemstack_lsp.core.redact import redact
+    from gemstack_lsp.core.redact import redact_json
 
-    def clean(key: Any, item: Any) -> Any:
-        if not isinstance(item, str):
-            return item
-        if (isinstance(key, str) and key in URI_MEMBERS) or _is_uri(item):
-            return item
-        return redact(item)
-
-    if not isinstance(value, dict | list):
-        return clean(None, value)
-    root: Any = {} if isinstance(value, dict) else []
-    stack: list[tuple[Any, Any]] = [(value, root)]
-    while stack:
-        source, target = stack.pop()
-        items = source.items() if isinstance(source, dict) else enumerate(source)
-        for key, item in items:
-            if isinstance(item, dict | list):
-                copy: Any = {} if isinstance(item, dict) else []
-                stack.append((item, copy))
-            else:
-                copy = clean(key, item)
-            if isinstance(target, dict):
-                name = str(key)
-                target[name if _is_uri(name) else redact(name)] = copy
-            else:
-                target.append(copy)
-    return root
+    return redact_json(value, keep=lambda member, text: member in URI_MEMBERS or _is_uri(text))
 
 
 def outgoing_text(data: Any, serialize: Callable[[Any], Any]) -> str:

@@ -7,7 +7,6 @@ import contextlib
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,19 +14,6 @@ import pytest
 PROJECT = Path(__file__).resolve().parents[2]
 PLAN = "docs/plans/2026-12-03-gitnexus-plan-fills-the-disk.md"
 VAULT = ".git/gitnexus-plan-backups"
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], check=True)
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def _repo(root: Path) -> None:

@@ -6,8 +6,9 @@ Tokens and hints of a document depend on other files: a contract frozen by state
 mention is marked only once something declares it), a test's result in closure.json. A
 client re-asks for the tokens and hints of the document it edits, not of the others; as for
 code lenses (``server/lens.py``), a client that supports the refresh requests is asked to
-refresh after an analysis that changed any file's findings (not after the first analysis of a
-repository, whose answers the client has not asked for yet).
+refresh after an analysis that changed any file's findings. The first analysis of a repository
+counts too: an edit made while it ran is part of it, and a refresh the client did not need
+costs one request.
 """
 
 from __future__ import annotations
@@ -37,12 +38,8 @@ def _supports(server: GemstackServer) -> tuple[bool, bool]:
 
 
 def register(server: GemstackServer) -> None:
-    seen: set[str] = set()
-
     def on_analysis(root: str, changed: frozenset[str]) -> None:
-        first = root not in seen
-        seen.add(root)
-        if first or not changed:
+        if not changed:
             return
         tokens, hints = _supports(server)
         settings = server.session.settings_for_root(root)

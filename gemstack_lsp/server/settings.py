@@ -100,7 +100,8 @@ FEATURES = (
 
 #: Keys a client sends in the ``gemstack`` section that are not server settings
 #: (vscode-languageclient's ``gemstack.trace.server``, an extension's own server path).
-_CLIENT_ONLY_KEYS = frozenset({"trace", "server"})
+#: ``trusted`` is the client's workspace trust, read by the session (``Session.restricted``).
+_CLIENT_ONLY_KEYS = frozenset({"trace", "server", "trusted"})
 #: Keys of the project file that are not editor settings (the finding policy, ``core.config``).
 _PROJECT_ONLY_KEYS = frozenset({"severity", "ignore", "overrides"})
 

@@ -107,7 +107,11 @@ async def test_the_editor_and_check_agree_with_a_configuration(
 async def test_a_broken_file_is_a_diagnostic_and_the_previous_one_stays(client_kind: str, tmp_path: Path) -> None:
     root = demo_copy(tmp_path)
     async with start_workspace(client_kind, [root]) as h:
-        s = await eventually(lambda: settings_of(h, root / TASKS), lambda s: bool(policy(s)["overrides"]))
+        # The project file's policy and its editor keys reach the settings a moment apart.
+        s = await eventually(
+            lambda: settings_of(h, root / TASKS),
+            lambda s: bool(policy(s)["overrides"]) and s["max_ledger_age_days"] == 120,
+        )
         assert s["max_ledger_age_days"] == 120
         (root / CONFIG).write_text("max-ledger-age-days = 1\nx = " + "[" * 500 + "]" * 500 + "\n", "utf-8")
         watched(h, root / CONFIG)

@@ -493,18 +493,43 @@ class CapsuleStatus implements vscode.Disposable {
     this.item.name = "Gemstack Capsule State";
   }
 
+  /** How many times an unanswered question is asked again (once a second) before giving up
+   * until the next editor or diagnostics change. */
+  private static readonly RETRIES = 20;
+  private retries = 0;
+
   /** Asks again soon (several events in a row ask once). */
   refresh(): void {
+    this.retries = 0;
+    this.schedule(150);
+  }
+
+  private schedule(delay: number): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.update(), 150);
+    this.timer = setTimeout(() => void this.update(), delay);
+  }
+
+  /** The server was not running yet, or had no answer: ask again shortly, a bounded number of
+   * times (an item hidden while the server starts would otherwise stay hidden until the next
+   * event, and the diagnostics may all have arrived already). */
+  private retryLater(): void {
+    if (this.retries < CapsuleStatus.RETRIES) {
+      this.retries += 1;
+      this.schedule(1000);
+    }
   }
 
   private async update(): Promise<void> {
     const generation = ++this.generation;
     const editor = vscode.window.activeTextEditor;
     const running = client;
-    if (!editor || editor.document.uri.scheme !== "file" || !featureDirOf(editor.document.uri.fsPath) || !running?.isRunning()) {
+    if (!editor || editor.document.uri.scheme !== "file" || !featureDirOf(editor.document.uri.fsPath)) {
       this.item.hide();
+      return;
+    }
+    if (!running?.isRunning()) {
+      this.item.hide();
+      this.retryLater();
       return;
     }
     let state: CapsuleState | null = null;
@@ -518,6 +543,7 @@ class CapsuleStatus implements vscode.Disposable {
     if (generation !== this.generation) return; // a newer question is under way
     if (!state) {
       this.item.hide();
+      this.retryLater();
       return;
     }
     const view = capsuleStatusView(state);

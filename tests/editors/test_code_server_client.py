@@ -105,6 +105,7 @@ def test_a_speckit_repository_gets_no_server_no_install_and_no_schema(tmp_path: 
                 "query": "Gemstack",
                 "run": "Gemstack: Show Language Server Output",
                 "before": 6000,  # JSON validation of the files just opened
+                "problemsExpect": "control.json",
                 "wait": 8000,  # anything the command (or activation) would start shows by then
             },
         },

@@ -220,6 +220,14 @@ async function openFile(page, rel, line) {
       // The Problems panel first (the command run below may show another panel).
       await sleep(palette.before || 0);
       result.palette_problems = await problems(page);
+      // Validation by another extension (VS Code's JSON support) may take longer on a loaded
+      // machine: wait for the row the test expects, up to a minute.
+      const until = Date.now() + 60000;
+      const shows = (found) => found.rows.some((r) => `${r.text} ${r.label}`.includes(palette.problemsExpect));
+      while (palette.problemsExpect && Date.now() < until && !shows(result.palette_problems)) {
+        await sleep(500);
+        result.palette_problems = await problems(page);
+      }
       await page.keyboard.press("F1");
       await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
       await page.keyboard.type(palette.query);

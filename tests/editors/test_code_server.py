@@ -84,6 +84,7 @@ def test_problems_panel_shows_the_findings_of_check(tmp_path: Path) -> None:
         pytest.fail(str(exc))
     print(f"\ncode-server: {result.get('steps')}, regenerate {result.get('after')}, total {result.get('total_ms')} ms")
     assert result.get("ok"), result.get("error")
+    assert not result.get("open_failures"), f"files the driver could not open: {result['open_failures']}"
     status = result["problems"]["status"] or ""
     counts = {k.lower(): int(v) for k, v in re.findall(r"(Errors|Warnings|Infos): (\d+)", status)}
     assert counts.get("errors", 0) == severities["error"], status
@@ -196,6 +197,7 @@ def test_without_a_server_the_platform_vsix_runs_its_bundled_one(tmp_path: Path,
         f"extension: {', '.join(f'{what} {ms} ms' for what, ms in own)} after activation"
     )
     assert result.get("ok"), result.get("error")
+    assert not result.get("open_failures"), f"files the driver could not open: {result['open_failures']}"
     text = "\n".join(r["text"] + " " + r["label"] for r in result["problems"]["rows"])
     assert "CONTEXT_CAPSULE_STALE" in text
     assert "Capsule STALE" in result["probes"]["status"], result["probes"]
@@ -261,6 +263,7 @@ def test_a_bad_setting_never_blocks_the_commands_and_opens_its_setting(tmp_path:
     except SetupError as exc:
         pytest.fail(str(exc))
     assert result.get("ok"), result.get("error")
+    assert not result.get("open_failures"), f"files the driver could not open: {result['open_failures']}"
     toast = result["toast"]
     assert "gemstack.server.path" in toast["shown"]
     assert toast["answered"], toast.get("notifications")
@@ -362,6 +365,7 @@ def test_the_universal_vsix_installs_its_dependencies_online(tmp_path: Path) -> 
     first = timings["drive"] + result["steps"]["problems"] / 1000
     print(f"\nuniversal .vsix online: first stale diagnostic {first:.1f} s after the install began")
     assert result.get("ok"), result.get("error")
+    assert not result.get("open_failures"), f"files the driver could not open: {result['open_failures']}"
     seen = "\n".join(result.get("seen_notifications") or [])
     assert "installing the language server" in seen, seen
     text = "\n".join(r["text"] + " " + r["label"] for r in result["problems"]["rows"])

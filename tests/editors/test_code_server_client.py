@@ -46,6 +46,7 @@ def _run(tmp_path: Path, repo: Path, server: Path | None, env: dict[str, str], e
     except SetupError as exc:
         pytest.fail(str(exc))
     assert result.get("ok"), result.get("error")
+    assert not result.get("open_failures"), f"files the driver could not open: {result['open_failures']}"
     return result
 
 

@@ -60,17 +60,38 @@ async function runCommand(page, title) {
   await page.keyboard.press("Enter");
 }
 
+async function activeTab(page) {
+  return page.evaluate(() => {
+    const tab = document.querySelector(".editor-group-container.active .tab.active, .tabs-container .tab.active");
+    return tab ? tab.getAttribute("aria-label") || tab.textContent || "" : "";
+  });
+}
+
+// Files the driver could not bring up in an editor (with what the active tab showed instead).
+const openFailures = [];
+
 async function openFile(page, rel, line) {
-  // "File: Open File..." is code-server's simple file dialog: type the absolute path.
+  // "File: Open File..." is code-server's simple file dialog: type the absolute path. On a
+  // loaded machine the dialog may still be completing a path when Enter arrives (and open
+  // another file or a folder): check the active tab names the file, and try again if not.
   const folder = new URL(url).searchParams.get("folder");
-  await page.keyboard.press("Control+O");
-  await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
-  await sleep(800);
-  await page.keyboard.press("Control+A");
-  await page.keyboard.type(path.join(folder, rel));
-  await sleep(800);
-  await page.keyboard.press("Enter");
-  await sleep(1200);
+  const name = path.basename(rel);
+  let opened = false;
+  for (let attempt = 0; attempt < 4 && !opened; attempt++) {
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+O");
+    await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
+    await sleep(800 + attempt * 700);
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type(path.join(folder, rel));
+    await sleep(800 + attempt * 700);
+    await page.keyboard.press("Enter");
+    const until = Date.now() + 8000 + attempt * 4000;
+    while (Date.now() < until && !(await activeTab(page)).startsWith(name)) await sleep(250);
+    opened = (await activeTab(page)).startsWith(name);
+  }
+  if (!opened) openFailures.push({ file: rel, activeTab: await activeTab(page) });
+  await sleep(400);
   if (line) {
     await page.keyboard.press("Control+G");
     await sleep(400);
@@ -182,9 +203,11 @@ async function openFile(page, rel, line) {
         for (let i = 1; i < probe.column; i++) await page.keyboard.press("ArrowRight");
       }
       // A palette command on that position (e.g. Developer: Inspect Editor Tokens and Scopes).
+      let ran = Date.now();
       if (probe.command) {
         await sleep(probe.settle || 0);
         await runCommand(page, probe.command);
+        ran = Date.now();
       }
       let text = "";
       const until = Date.now() + TIMEOUT;
@@ -204,9 +227,18 @@ async function openFile(page, rel, line) {
           probe.selector,
         );
         if (!probe.expect || text.includes(probe.expect)) break;
+        // A palette command whose widget never showed (the editor was still opening when it
+        // ran): run it again, only while nothing shows (such commands toggle their widget).
+        if (probe.command && !text && Date.now() >= ran + 15000) {
+          await page.keyboard.press("Escape");
+          await runCommand(page, probe.command);
+          ran = Date.now();
+          result.probe_reruns = (result.probe_reruns || 0) + 1;
+        }
         await sleep(300);
       }
       result.probes[probe.name] = text;
+      result.probe_tabs = { ...(result.probe_tabs || {}), [probe.name]: await activeTab(page) };
       if (probe.shot && shotDir) {
         fs.mkdirSync(shotDir, { recursive: true });
         await sleep(300);
@@ -335,6 +367,7 @@ async function openFile(page, rel, line) {
         await page.keyboard.press("Escape");
       }
     }
+    result.open_failures = openFailures;
     result.ok = true;
   } catch (error) {
     result.error = String(error && error.stack ? error.stack : error);

@@ -142,14 +142,6 @@ class AnalysisHost:
                 self._stale.update(self._units)
             self._bump(changed)
 
-    def refresh_from_disk(self) -> list[str]:
-        """Look for changes made on disk that nobody reported (a client without file
-        watching): every path read before whose metadata differs is treated as changed."""
-        changed = self.files.sweep()
-        for rel in changed:
-            self.file_changed(rel)
-        return changed
-
     def set_options(self, options: AnalysisOptions) -> None:
         with self._lock:
             if options != self.options:
@@ -344,10 +336,6 @@ class AnalysisHost:
         if changed <= snap.revision and self.files.changed_at(rel) == changed:
             self._per_document[(rel, key)] = (changed, value)
         return value
-
-    @property
-    def cached_units(self) -> int:
-        return len(self._units)
 
     def sizes(self) -> dict[str, int]:
         """How much the host holds (tests bound these by the repository, never by edits)."""

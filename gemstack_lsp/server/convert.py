@@ -61,15 +61,6 @@ def path_to_uri(path: str | Path) -> str:
 # --- Positions ---------------------------------------------------------------------------
 
 
-def encoding_of(kind: str | None) -> Encoding:
-    """The core's name of an LSP ``PositionEncodingKind``."""
-    if kind == lsp.PositionEncodingKind.Utf8:
-        return "utf-8"
-    if kind == lsp.PositionEncodingKind.Utf32:
-        return "utf-32"
-    return "utf-16"
-
-
 def choose_encoding(offered: Sequence[str] | None) -> Encoding:
     """UTF-8 when the client offers it (it costs least on Python strings), else UTF-16."""
     if offered and lsp.PositionEncodingKind.Utf8 in offered:

@@ -383,10 +383,3 @@ class Session:
     def snapshot_of(self, root: str) -> Snapshot:
         """The current snapshot of one repository root (its buffers as the editor holds them)."""
         return self.host(root).snapshot()
-
-    def uri_of(self, root: str, rel: str) -> str:
-        """The URI of a repository file: an open document's own URI when it is open."""
-        for doc in self.documents.values():
-            if doc.root == root and doc.rel == rel:
-                return doc.uri
-        return convert.path_to_uri(os.path.join(root, rel))

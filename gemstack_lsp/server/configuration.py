@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 from gemstack_lsp.core.config import ProjectConfig
 from gemstack_lsp.core.reader import Reader
 from gemstack_lsp.server.settings import PROJECT_FILE, Settings, read_project_file, resolve_settings
 
-__all__ = ["DEFAULT", "Configuration", "uri_path"]
+__all__ = ["DEFAULT", "Configuration"]
 
 _INIT = "initializationOptions"
 _PULL = "workspace/configuration"
@@ -31,14 +30,6 @@ DEFAULT = ""
 _ANALYSIS_FIELDS = ("environment", "max_ledger_age_days", "diagnostics", "policy")
 
 _DEFAULTS = Settings()
-
-
-def uri_path(uri: str) -> str | None:
-    """The path of a ``file:`` URI, percent-escapes decoded (``None`` for any other scheme)."""
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return None
-    return unquote(parsed.path)
 
 
 @dataclass

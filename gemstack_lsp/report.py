@@ -9,7 +9,6 @@ Positions are 0-based UTF-16 in JSON (LSP's convention), 1-based UTF-16 in SARIF
 from __future__ import annotations
 
 import os
-import urllib.parse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from gemstack_lsp.core.i18n import Language, catalogue_text, localize_finding, u
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.text import Encoding, Position, Span
+from gemstack_lsp.uris import path_to_uri, quote_path
 
 TOOL_NAME = "gemstack-lsp"
 INFORMATION_URI = "https://github.com/gemstack/gemstack-lsp"
@@ -201,17 +201,8 @@ def _related_json(repo: GemstackRepo, path: str, span: Span | None, message: str
 # --- SARIF ------------------------------------------------------------------------------------
 
 
-def _quote_path(posix: str) -> str:
-    """A path percent-encoded byte for byte: a name that is not UTF-8 (held as surrogate
-    escapes) keeps its exact bytes, ``%FF``, instead of failing the whole log."""
-    return urllib.parse.quote(os.fsencode(posix))
-
-
 def _file_uri(path: Path, directory: bool = False) -> str:
-    try:
-        uri = path.as_uri()
-    except UnicodeEncodeError:
-        uri = "file://" + _quote_path(path.as_posix())
+    uri = path_to_uri(path)
     return uri + "/" if directory and not uri.endswith("/") else uri
 
 
@@ -221,7 +212,7 @@ def _artifact_location(root: Path, relpath: str, cwd: Path) -> dict[str, Any]:
         rel = full.relative_to(cwd)
     except ValueError:
         return {"uri": _file_uri(full)}
-    return {"uri": _quote_path(rel.as_posix()), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote_path(rel.as_posix()), "uriBaseId": "%SRCROOT%"}
 
 
 def _region(start: Position, end: Position) -> dict[str, int]:

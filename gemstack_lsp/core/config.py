@@ -88,8 +88,6 @@ MAX_WARNINGS = 50
 
 LOG_LEVELS = ("error", "warning", "info", "debug")
 FEATURES = ("diagnostics", "hover", "code_actions", "code_lens", "completion", "navigation")
-#: Keys the analysis reads (and the CLI honours).
-ANALYSIS_KEYS = ("environment", "max_ledger_age_days")
 #: Keys only the editor uses.
 EDITOR_KEYS = ("debounce_ms", "log_level", "features")
 #: Keys of the finding policy (project file only: editor settings do not carry them).

@@ -62,7 +62,6 @@ from typing import Literal, TypeAlias
 from gemstack_lsp.core.findings import CATALOGUE, CodeInfo, Finding, code_info
 
 Language: TypeAlias = Literal["en", "es"]
-LANGUAGES: tuple[Language, ...] = ("en", "es")
 DEFAULT_LANGUAGE: Language = "en"
 
 #: The code under which related-location messages and fix titles are registered.

@@ -28,8 +28,6 @@ from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span
 
 KIND = "gemstack-spec-delta"
-SECTIONS = ("added", "modified", "removed")
-COLLECTIONS = ("contracts", "requirements", "tests")
 
 #: The reference's wording of each message (Spanish), keyed by code, with the same placeholders.
 SPANISH: Mapping[str, str] = {

@@ -26,13 +26,12 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from gemstack_lsp.core.cost.checks import dedupe
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.memo import Memo
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import Reader, normalize_relpath
 from gemstack_lsp.core.repo import Feature
-from gemstack_lsp.core.rules import UnitResult, analyze_feature, analyze_repository, sort_findings
+from gemstack_lsp.core.rules import UnitResult, analyze_feature, analyze_repository, combine
 from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.host.files import FileStore
 from gemstack_lsp.host.snapshot import Snapshot
@@ -141,14 +140,6 @@ class AnalysisHost:
             if rel is None:
                 self._stale.update(self._units)
             self._bump(changed)
-
-    def refresh_from_disk(self) -> list[str]:
-        """Look for changes made on disk that nobody reported (a client without file
-        watching): every path read before whose metadata differs is treated as changed."""
-        changed = self.files.sweep()
-        for rel in changed:
-            self.file_changed(rel)
-        return changed
 
     def set_options(self, options: AnalysisOptions) -> None:
         with self._lock:
@@ -292,16 +283,14 @@ class AnalysisHost:
             if found is not None:
                 return found
             self.stats.groups_rebuilt += 1
-            contributions = self._contrib.get(path, {})
-            findings = [f for plain, _ in contributions.values() for f in plain]
-            if self._declaring:
-                findings.extend(dedupe(f for _, cost in contributions.values() for f in cost))
-            else:
-                repo_unit = self._units.get(REPOSITORY_UNIT)
-                notice = repo_unit.result.legacy_notice if repo_unit is not None else None
-                if notice is not None and notice.path == path:
-                    findings.append(notice)
-            group = tuple(sort_findings(findings))
+            # Each unit's part on this file, and one more carrying what is repository-wide
+            # (whether any unit declares a cost source; the legacy notice when it is here):
+            # ``rules.combine`` of these is exactly the file's share of ``combine`` of all units.
+            parts = [UnitResult(plain, cost) for plain, cost in self._contrib.get(path, {}).values()]
+            notice_path = self._notice_path()
+            notice = self._units[REPOSITORY_UNIT].result.legacy_notice if notice_path == path else None
+            parts.append(UnitResult((), cost_declared=bool(self._declaring), legacy_notice=notice))
+            group = tuple(combine(parts))
             self._groups[path] = group
             return group
 
@@ -344,10 +333,6 @@ class AnalysisHost:
         if changed <= snap.revision and self.files.changed_at(rel) == changed:
             self._per_document[(rel, key)] = (changed, value)
         return value
-
-    @property
-    def cached_units(self) -> int:
-        return len(self._units)
 
     def sizes(self) -> dict[str, int]:
         """How much the host holds (tests bound these by the repository, never by edits)."""

@@ -129,7 +129,3 @@ class Snapshot:
         """Let the host forget parses of texts it no longer holds (a long walk over every
         document calls it now and then, so it never holds more than one analysis does)."""
         self._host.retain_memo()
-
-    def memo_active(self) -> Any:
-        """A context in which the host's parse memo serves ``per_text`` functions."""
-        return self._host.memo.active()

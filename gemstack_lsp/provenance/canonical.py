@@ -94,11 +94,6 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def sha256_tagged(data: bytes) -> str:
-    """A layer digest: ``sha256:<lowercase hex>``."""
-    return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
 def frame(prefix: Sequence[str], fields: Sequence[str], rows: Iterable[Sequence[str]]) -> bytes:
     """Serialize prefix fields and rows of field values with the contract's NUL framing."""
     pieces: list[str] = []

@@ -86,10 +86,5 @@ def validate_read_plan_path(value: str) -> str:
     return value
 
 
-def utf8_key(path: str) -> bytes:
-    """Sort key: unsigned lexicographic order of the UTF-8 bytes."""
-    return path.encode("utf-8")
-
-
 def raise_error(message: str) -> NoReturn:
     raise ProvenanceError(message)

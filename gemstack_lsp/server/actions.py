@@ -19,6 +19,7 @@ from gemstack_lsp.server.commands import plan_location
 from gemstack_lsp.server.context import current_view, take_view
 from gemstack_lsp.server.ignore_actions import IgnoreContext, ignore_actions
 from gemstack_lsp.server.requests import request
+from gemstack_lsp.uris import path_to_uri, uri_to_path
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -75,7 +76,7 @@ def _intent(command: str, arguments: Sequence[Any], root: str) -> tuple[str, ...
     names: list[str] = [command]
     for arg in arguments:
         text = arg if isinstance(arg, str) else repr(arg)
-        path = convert.uri_to_path(text) if text.startswith("file:") else text
+        path = uri_to_path(text) if text.startswith("file:") else text
         if path is not None and os.path.isabs(path):
             rel = os.path.relpath(path, root)
             text = rel.replace(os.sep, "/") if not rel.startswith("..") else path
@@ -128,7 +129,7 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
         out.extend(_ignore_actions(server, root, rel, uri, versions, params.context.diagnostics))
     feature = feature_dir(rel)
     if feature is not None:
-        target = convert.path_to_uri(f"{root}/{feature}")
+        target = path_to_uri(f"{root}/{feature}")
         for kind, title, command in (
             (SOURCE_REGENERATE, REGENERATE_TITLE, "gemstack.regenerateCapsule"),
             (SOURCE_VERIFY, VERIFY_TITLE, "gemstack.verifyCapsule"),

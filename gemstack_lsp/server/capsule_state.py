@@ -24,8 +24,8 @@ from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VA
 from gemstack_lsp.core.identity import IS_GEMSTACK, is_gemstack_repository
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.host import Snapshot
-from gemstack_lsp.server import convert
 from gemstack_lsp.server.requests import request
+from gemstack_lsp.uris import path_to_uri
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -88,8 +88,8 @@ def _answer(root: str, feature: Feature, result: VerifyResult) -> dict[str, Any]
         "feature": feature.path,
         "state": result.state,
         "capsule": feature.capsule,
-        "featureUri": convert.path_to_uri(os.path.join(root, feature.path)),
-        "capsuleUri": convert.path_to_uri(os.path.join(root, feature.capsule)),
+        "featureUri": path_to_uri(os.path.join(root, feature.path)),
+        "capsuleUri": path_to_uri(os.path.join(root, feature.capsule)),
         "exists": result.state not in (MISSING, LEGACY),
         "summary": summary(result),
         "findings": sorted({f.code for f in result.findings}),

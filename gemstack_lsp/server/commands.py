@@ -36,6 +36,7 @@ from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span, utf8
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.wording import diagnostics_place
+from gemstack_lsp.uris import path_to_uri, uri_to_path
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -69,7 +70,7 @@ def _path_of(server: GemstackServer, arg: Any) -> str:
     if not isinstance(arg, str) or not arg.strip():
         raise CommandError(f"expected a file URI or path, got {_quote(arg)}")
     if arg.startswith("file:"):
-        path = convert.uri_to_path(arg)
+        path = uri_to_path(arg)
         if path is None:
             raise CommandError(f"not a file URI: {_quote(arg)}")
     elif "://" in arg:
@@ -110,7 +111,7 @@ def _artifact(server: GemstackServer, arg: Any) -> tuple[str, str]:
 def _checked_artifact(server: GemstackServer, arg: Any) -> tuple[str, str, str]:
     """``_artifact`` with the checked absolute path itself: what an edit must then name."""
     path = _path_of(server, arg)
-    where = server.session.where(convert.path_to_uri(path))
+    where = server.session.where(path_to_uri(path))
     if where is None or where.root is None:
         raise CommandError(f"{_quote(arg)} is not in a Gemstack repository")
     if where.rel is None:
@@ -330,7 +331,7 @@ async def apply_fix(server: GemstackServer, *args: Any) -> dict[str, Any]:
         path, _, rel = _checked_artifact(server, uri)
         if not is_editable_artifact(rel):
             raise CommandError(f"{_quote(rel)} is not a Gemstack artifact; a fix edits only Gemstack files")
-        checked.append((convert.path_to_uri(path), range_, new_text, create))
+        checked.append((path_to_uri(path), range_, new_text, create))
     session = server.session
     versions = {d.uri: d.version for d in session.documents.values()}
     edit = convert.workspace_edit(checked, versions, session.client.document_changes)
@@ -352,7 +353,7 @@ def plan_location(path: str) -> tuple[str, str] | None:
 def take_plan_receipt(server: GemstackServer, uri: str) -> None:
     """Record the read-plan receipt of a plan file as it is on disk when the editor opens it
     (read-only: read-plan changes nothing); Deepen later replaces exactly that version."""
-    path = convert.uri_to_path(uri)
+    path = uri_to_path(uri)
     where = plan_location(path) if path else None
     if where is None or path is None or not os.path.isfile(path):
         return
@@ -391,7 +392,7 @@ async def write_plan(server: GemstackServer, *args: Any) -> dict[str, Any]:
     if where is None:
         raise CommandError(f"{_quote(args[0])} is not a docs/plans/*gitnexus-plan*.md file")
     root, rel = where
-    uri = convert.path_to_uri(path)
+    uri = path_to_uri(path)
     doc = server.session.documents.get(uri) or next(
         (d for d in server.session.documents.values() if d.path == os.path.realpath(path)), None
     )

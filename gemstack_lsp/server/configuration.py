@@ -3,23 +3,21 @@
 ``Configuration`` keeps, per workspace folder, every layer ``settings.resolve_settings`` needs
 (project file < ``initializationOptions`` < the client's settings for that folder), the
 effective ``Settings`` they give and which messages it has already shown. The session holds
-the one instance (``server.session.configuration``) and answers ``settings_for(uri)`` from it;
-``settings_sync`` keeps it in step with the client (``workspace/configuration``, pushed
-settings, project files).
+the one instance (``server.session.configuration``) and answers ``settings_for(uri)`` from
+its ``settings_of_folder``; ``settings_sync`` keeps it in step with the client
+(``workspace/configuration``, pushed settings, project files).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 from gemstack_lsp.core.config import ProjectConfig
 from gemstack_lsp.core.reader import Reader
 from gemstack_lsp.server.settings import PROJECT_FILE, Settings, read_project_file, resolve_settings
 
-__all__ = ["DEFAULT", "Configuration", "folder_of", "uri_path"]
+__all__ = ["DEFAULT", "Configuration"]
 
 _INIT = "initializationOptions"
 _PULL = "workspace/configuration"
@@ -32,30 +30,6 @@ DEFAULT = ""
 _ANALYSIS_FIELDS = ("environment", "max_ledger_age_days", "diagnostics", "policy")
 
 _DEFAULTS = Settings()
-
-
-def uri_path(uri: str) -> str | None:
-    """The path of a ``file:`` URI, percent-escapes decoded (``None`` for any other scheme)."""
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return None
-    return unquote(parsed.path)
-
-
-def _norm(uri: str) -> str:
-    """A folder URI without a trailing slash and with percent-escapes decoded (as pygls keys them)."""
-    return unquote(uri).rstrip("/")
-
-
-def folder_of(uri: str, folders: Iterable[str]) -> str | None:
-    """The innermost of ``folders`` (URIs) that contains ``uri``, or ``None``."""
-    target = _norm(uri)
-    best: str | None = None
-    for folder in folders:
-        f = _norm(folder)
-        if (target == f or target.startswith(f + "/")) and (best is None or len(f) > len(_norm(best))):
-            best = folder
-    return best
 
 
 @dataclass
@@ -115,11 +89,6 @@ class Configuration:
             ]
         )
         return replace(settings, policy=project.policy), [*project.errors, *errors]
-
-    def settings_for(self, uri: str) -> Settings:
-        """The settings last applied for the folder holding ``uri`` (``DEFAULT``'s outside any folder)."""
-        folder = folder_of(uri, [u for u in self.effective if u != DEFAULT])
-        return self.settings_of_folder(folder)
 
     def settings_of_folder(self, folder: str | None) -> Settings:
         """The settings last applied for a workspace folder URI (``None``: outside every folder)."""

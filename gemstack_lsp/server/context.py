@@ -26,9 +26,9 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.host import Snapshot
-from gemstack_lsp.server import convert
 from gemstack_lsp.server.session import ClientFeatures
 from gemstack_lsp.server.settings import Settings
+from gemstack_lsp.uris import path_to_uri
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -65,7 +65,7 @@ class DocumentContext:
 
     def uri_of(self, root: str, rel: str) -> str:
         """The URI of a repository file: an open document's own URI when it is open."""
-        return self.open_uris.get((root, rel)) or convert.path_to_uri(os.path.join(root, rel))
+        return self.open_uris.get((root, rel)) or path_to_uri(os.path.join(root, rel))
 
 
 def open_uris(server: GemstackServer) -> dict[tuple[str, str], str]:

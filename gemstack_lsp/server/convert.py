@@ -11,13 +11,10 @@ re-runs analysis.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote, urlparse
 
 from lsprotocol import types as lsp
 
@@ -35,39 +32,7 @@ _SEVERITY = {
 }
 
 
-# --- URIs --------------------------------------------------------------------------------
-
-
-def uri_to_path(uri: str) -> str | None:
-    """The absolute file-system path of a ``file:`` URI (``None`` for any other scheme, and for
-    one no file can have: a NUL byte). Escapes of bytes that are not UTF-8 (``%FF``) become the
-    file system's own name for them (surrogate escapes, as ``os.fsdecode`` gives them)."""
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return None
-    path = unquote(parsed.path, errors="surrogateescape")
-    if parsed.netloc and parsed.netloc != "localhost":
-        path = f"//{parsed.netloc}{path}"
-    if "\x00" in path:
-        return None
-    return path
-
-
-def path_to_uri(path: str | Path) -> str:
-    """The ``file:`` URI of an absolute path (a name that is not UTF-8 keeps its bytes: ``%FF``)."""
-    return "file://" + quote(os.fsencode(Path(path).as_posix()), safe="/:@!$&'()*+,;=-._~")
-
-
 # --- Positions ---------------------------------------------------------------------------
-
-
-def encoding_of(kind: str | None) -> Encoding:
-    """The core's name of an LSP ``PositionEncodingKind``."""
-    if kind == lsp.PositionEncodingKind.Utf8:
-        return "utf-8"
-    if kind == lsp.PositionEncodingKind.Utf32:
-        return "utf-32"
-    return "utf-16"
 
 
 def choose_encoding(offered: Sequence[str] | None) -> Encoding:

@@ -43,6 +43,7 @@ from gemstack_lsp.host import Snapshot
 from gemstack_lsp.ide import suppressed
 from gemstack_lsp.server import convert, settings_sync
 from gemstack_lsp.server.settings import analysis_options, is_project_file
+from gemstack_lsp.uris import path_to_uri
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -200,7 +201,7 @@ class Diagnostics:
         open_uris = {d.rel: d.uri for d in self.session.documents.values() if d.root == root and d.rel}
 
         def uri_of(rel: str) -> str:
-            return open_uris.get(rel) or convert.path_to_uri(os.path.join(root, rel))
+            return open_uris.get(rel) or path_to_uri(os.path.join(root, rel))
 
         return uri_of
 
@@ -664,7 +665,7 @@ class Diagnostics:
                 for rel in changed:
                     if is_project_file(rel):
                         # A client without file watching: the configuration applies without restart too.
-                        await settings_sync.project_file_changed(self.server, convert.path_to_uri(f"{root}/{rel}"))
+                        await settings_sync.project_file_changed(self.server, path_to_uri(f"{root}/{rel}"))
 
     def status(self) -> dict[str, Any]:
         """Counters for tests and benchmarks (``gemstack/status``)."""

@@ -30,6 +30,7 @@ from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.suppressions import IGNORE
 from gemstack_lsp.core.text import Encoding, SourceText, Span
 from gemstack_lsp.server import convert
+from gemstack_lsp.uris import path_to_uri
 
 __all__ = ["IgnoreContext", "ignore_actions", "ignore_here_title", "ignore_repository_title"]
 
@@ -147,7 +148,7 @@ def _repository(ctx: IgnoreContext, code: str, diagnostic: lsp.Diagnostic) -> ls
         if pyproj.data is not None and parse_project_config(PYPROJECT_FILE, pyproj.data, pyproject=True).path:
             target, pyproject = PYPROJECT_FILE, True
     doc = ctx.repo.document(target)
-    uri = convert.path_to_uri(f"{ctx.root}/{target}")
+    uri = path_to_uri(f"{ctx.root}/{target}")
     action = lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic])
     if not doc.exists:
         if not ctx.create_files:

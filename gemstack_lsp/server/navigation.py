@@ -12,6 +12,7 @@ from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert, convert_ide
 from gemstack_lsp.server.context import DocumentContext, current_view, document_context, take_view
 from gemstack_lsp.server.requests import request
+from gemstack_lsp.uris import path_to_uri
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -92,7 +93,7 @@ def workspace_symbol(server: GemstackServer, params: lsp.WorkspaceSymbolParams) 
             continue
         snapshot = view.snapshots[root]
         for entry in ide.workspace_symbols(snapshot, params.query, WORKSPACE_SYMBOL_LIMIT - len(out)):
-            uri = uris.get((root, entry.path)) or convert.path_to_uri(os.path.join(root, entry.path))
+            uri = uris.get((root, entry.path)) or path_to_uri(os.path.join(root, entry.path))
             out.append(
                 lsp.SymbolInformation(
                     name=entry.name,

@@ -42,6 +42,7 @@ from gemstack_lsp.server.context import current_view
 from gemstack_lsp.server.diagnostics import Diagnostics
 from gemstack_lsp.server.requests import RequestFailed
 from gemstack_lsp.server.session import Session
+from gemstack_lsp.uris import uri_to_path
 
 log = logging.getLogger(__name__)
 
@@ -285,7 +286,7 @@ class GemstackServer(LanguageServer):
             asyncio.get_running_loop()
         except RuntimeError:
             return  # before the loop runs (initialize): the first analysis will use them
-        folder = convert.uri_to_path(folder_uri) if folder_uri else None
+        folder = uri_to_path(folder_uri) if folder_uri else None
         for root in self.session.roots():
             if folder is None or root == folder or root.startswith(folder.rstrip("/") + "/") or folder.startswith(root):
                 self.diagnostics.schedule(root)

@@ -26,6 +26,7 @@ from gemstack_lsp.ide.symbols import index_unit
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.configuration import Configuration
 from gemstack_lsp.server.settings import Settings
+from gemstack_lsp.uris import path_to_uri, uri_to_path
 
 #: Files outside specs/ and .gemstack/ that analysis reads (by base name).
 GEMSTACK_ARTIFACTS = frozenset({LEDGER_NAME, CAPSULE_NAME, CLOSURE_NAME})
@@ -201,7 +202,7 @@ class Session:
         for folder in params.workspace_folders or ():
             self.add_folder(folder.uri)
         if not self.folders:
-            root_uri = params.root_uri or (convert.path_to_uri(params.root_path) if params.root_path else None)
+            root_uri = params.root_uri or (path_to_uri(params.root_path) if params.root_path else None)
             if root_uri:
                 self.add_folder(root_uri)
         self.initialization_options = params.initialization_options
@@ -210,7 +211,7 @@ class Session:
         self.language = language_of_locale(params.locale)
 
     def add_folder(self, uri: str) -> None:
-        path = convert.uri_to_path(uri)
+        path = uri_to_path(uri)
         if path is not None:
             self.folders[uri] = _real(path)
             self._root_cache.clear()
@@ -242,13 +243,13 @@ class Session:
 
     def settings_for(self, uri: str) -> Settings:
         """The settings that apply to a document, folder or repository root URI."""
-        path = convert.uri_to_path(uri)
+        path = uri_to_path(uri)
         if path is None:
             return self.configuration.defaults
         return self.configuration.settings_of_folder(self.folder_of(_real(path)))
 
     def settings_for_root(self, root: str) -> Settings:
-        return self.settings_for(convert.path_to_uri(root))
+        return self.settings_for(path_to_uri(root))
 
     # --- repositories ------------------------------------------------------------------
 
@@ -269,12 +270,12 @@ class Session:
     def _anchors(self) -> list[str]:
         """The workspace folders, as the client named them and as they really are."""
         anchors = list(self.folders.values())
-        anchors.extend(p for p in map(convert.uri_to_path, self.folders) if p is not None)
+        anchors.extend(p for p in map(uri_to_path, self.folders) if p is not None)
         return anchors
 
     def where(self, uri: str) -> containment.Location | None:
         """Where a URI stands under the containment rule (``None`` for a non-file URI)."""
-        path = convert.uri_to_path(uri)
+        path = uri_to_path(uri)
         if path is None:
             return None
         lexical = os.path.normpath(path)
@@ -383,10 +384,3 @@ class Session:
     def snapshot_of(self, root: str) -> Snapshot:
         """The current snapshot of one repository root (its buffers as the editor holds them)."""
         return self.host(root).snapshot()
-
-    def uri_of(self, root: str, rel: str) -> str:
-        """The URI of a repository file: an open document's own URI when it is open."""
-        for doc in self.documents.values():
-            if doc.root == root and doc.rel == rel:
-                return doc.uri
-        return convert.path_to_uri(os.path.join(root, rel))

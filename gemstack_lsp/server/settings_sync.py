@@ -31,9 +31,9 @@ from gemstack_lsp import containment
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.reader import Reader
 from gemstack_lsp.fs import DiskReader
-from gemstack_lsp.server.configuration import DEFAULT, Configuration, uri_path
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.server.configuration import DEFAULT, Configuration
 from gemstack_lsp.server.settings import PROJECT_FILE, PYPROJECT_FILE, python_log_level
+from gemstack_lsp.uris import path_to_uri, uri_to_path
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -69,7 +69,7 @@ PROJECT_FILE_GLOBS = ("**/.gemstack/lsp.toml", "**/pyproject.toml")
 
 
 def _folder_path(server: GemstackServer, folder: str) -> str | None:
-    return server.session.folders.get(folder) or uri_path(folder)
+    return server.session.folders.get(folder) or uri_to_path(folder)
 
 
 def _project_root(server: GemstackServer, folder: str) -> str:
@@ -246,7 +246,7 @@ def apply(server: GemstackServer, folders: Sequence[str]) -> None:
 
 
 def _folder_label(uri: str) -> str:
-    path = uri_path(uri)
+    path = uri_to_path(uri)
     return (path or uri).rstrip("/").rsplit("/", 1)[-1] or uri
 
 
@@ -279,7 +279,7 @@ async def project_file_changed(server: GemstackServer, uri: str) -> bool:
 
     Returns whether ``uri`` was some folder's project file.
     """
-    changed = uri_path(uri)
+    changed = uri_to_path(uri)
     if changed is None or os.path.basename(changed) not in (
         os.path.basename(PROJECT_FILE),
         os.path.basename(PYPROJECT_FILE),

@@ -22,7 +22,6 @@ from gemstack_lsp.core.capsule import generate as generate_module
 from gemstack_lsp.core.capsule.canonical import canonical_text, semantic_hash
 from gemstack_lsp.core.capsule.extract import extract_invariants, read_contracts, read_test_matrix
 from gemstack_lsp.core.capsule.generate import CapsuleResult, generate_capsule
-from gemstack_lsp.core.capsule.resolver import OPEN, resolve_contract, resolve_task_status
 from gemstack_lsp.core.capsule.sources import ROLES
 from gemstack_lsp.core.capsule.verify import VerifyResult, check_repo, verify_capsule
 from gemstack_lsp.core.jscompat import utf16_key
@@ -184,17 +183,22 @@ def test_TEST_CONTEXT_B01_capsule_contradicting_sources_is_an_authority_conflict
     assert contract.related and contract.related[0].path == f"{FEATURE}/spec.md"
 
 
-def test_TEST_CONTEXT_B02_resolver_prefers_sources(reference_repo: Path) -> None:
+def test_TEST_CONTEXT_B02_sources_win_over_the_capsule(reference_repo: Path) -> None:
+    # The consumer's rule (the authoritative source wins) is what ``verify`` applies: a capsule
+    # claiming what tasks.md and spec.md contradict is an authority conflict pointing at the source.
     uncheck_task(reference_repo, "T003")
     generate_and_write(reference_repo)
     capsule = capsule_of(reference_repo)
     capsule["tasks_state"]["completed_task_ids"].append("T003")  # phantom closure
     capsule["frozen_contracts"][0]["value"] = False
-    answer = resolve_task_status(disk(reference_repo), FEATURE, capsule, "T003")
-    assert answer.value == OPEN and answer.conflict and answer.authority == f"{FEATURE}/tasks.md"
-    contract = resolve_contract(disk(reference_repo), FEATURE, capsule, "capsule-is-derived-not-authority")
-    assert contract.value["value"] is True and contract.conflict
-    assert contract.authority == f"{FEATURE}/spec.md"
+    rewrite_capsule(reference_repo, capsule)
+    result = verify(reference_repo)
+    assert result.state == "INVALID"
+    conflicts = {f.subject: f for f in result.findings if f.code == "CONTEXT_CAPSULE_AUTHORITY_CONFLICT"}
+    task = conflicts["T003"]
+    assert task.related and task.related[0].path == f"{FEATURE}/tasks.md"
+    contract = conflicts["capsule-is-derived-not-authority"]
+    assert contract.related and contract.related[0].path == f"{FEATURE}/spec.md"
 
 
 def test_TEST_CONTEXT_B03_manual_tampering_is_stale(reference_repo: Path) -> None:

@@ -206,3 +206,21 @@ def test_a_feature_whose_check_raises_does_not_hide_the_others(tmp_path: Path, m
     spec_0001 = "specs/0001-cost-provider-safety-gates/spec.md"
     assert any(f.code == "GEMSTACK_INTERNAL_ERROR" for f in groups[spec_0001])
     assert any(p.startswith("specs/0002-") for p in groups)
+
+
+def test_host_groups_equal_combine_without_cost_declarations_and_after_one_appears(tmp_path: Path) -> None:
+    # The host groups per file through ``rules.combine``: the legacy notice while no unit
+    # declares a cost source, deduplicated cost findings once one does.
+    root = tmp_path / "repo"
+    (root / "specs" / "001-x").mkdir(parents=True)
+    (root / ".gemstack").mkdir()
+    (root / "specs" / "001-x" / "spec.md").write_text("# X\n- The tool MUST work.\n", "utf-8")
+    host = AnalysisHost(str(root), DiskReader(root))
+    found = list(host.snapshot().findings())
+    assert found == _expected(root, {})
+    assert "LEGACY_NO_PROVIDERS_DECLARED" in {f.code for f in found}
+    shutil.copytree(FIXTURE / "specs" / SPEC_008, root / "specs" / SPEC_008)
+    host.file_changed()
+    found = list(host.snapshot().findings())
+    assert found == _expected(root, {})
+    assert "LEGACY_NO_PROVIDERS_DECLARED" not in {f.code for f in found}

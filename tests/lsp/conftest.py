@@ -30,7 +30,7 @@ from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from gemstack_lsp.core.text import Encoding, Position, SourceText, Span
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.uris import path_to_uri
 
 HERE = Path(__file__).parent
 LAUNCHER = HERE / "launch_server.py"

@@ -17,7 +17,7 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.core.text import Position, SourceText
 from gemstack_lsp.ide.semantic_tokens import LEGEND_MODIFIERS, LEGEND_TYPES
-from gemstack_lsp.server.convert import path_to_uri, uri_to_path
+from gemstack_lsp.uris import path_to_uri, uri_to_path
 
 F8 = "specs/008-cost-provider-safety-gates"
 SPEC8, PLAN8, TASKS8 = f"{F8}/spec.md", f"{F8}/plan.md", f"{F8}/tasks.md"

@@ -15,7 +15,7 @@ from pytest_lsp import client_capabilities
 from test_multiroot import _CONF, eventually, settings_of, start_workspace
 
 from gemstack_lsp.cli import main
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.uris import path_to_uri
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 CONFIG = ".gemstack/lsp.toml"

@@ -11,7 +11,7 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.uris import path_to_uri
 from tests.lsp.conftest import _plain
 
 if TYPE_CHECKING:

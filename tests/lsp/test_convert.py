@@ -81,11 +81,3 @@ def test_diagnostic_carries_code_link_related_and_fixes() -> None:
 def test_malformed_fix_data_yields_no_fix() -> None:
     assert convert.fixes_from_data(None) == []
     assert convert.fixes_from_data({"fixes": [{"title": "x", "edits": [{"uri": 1}]}, 5]}) == []
-
-
-def test_uris_round_trip_with_spaces_and_unicode() -> None:
-    path = "/tmp/a dir/ünï/spec.md"
-    uri = convert.path_to_uri(path)
-    assert uri == "file:///tmp/a%20dir/%C3%BCn%C3%AF/spec.md"
-    assert convert.uri_to_path(uri) == path
-    assert convert.uri_to_path("untitled:Untitled-1") is None

@@ -22,7 +22,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.uris import path_to_uri
 
 HERE = Path(__file__).parent
 REFERENCE_REPO = HERE.parent / "fixtures" / "gemstack-reference" / "repo"

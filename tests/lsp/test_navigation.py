@@ -14,7 +14,7 @@ from gemstack_lsp.core.text import Position, SourceText
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.host import AnalysisHost
 from gemstack_lsp.ide.navigation import definitions, occurrence_at, references
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.uris import path_to_uri
 
 F8 = "specs/008-cost-provider-safety-gates"
 F9 = "specs/009-context-capsule"
@@ -177,7 +177,7 @@ async def test_document_links(make_client: MakeClient, client_kind: str, gem_rep
 
 
 def lsp_path(uri: str) -> str:
-    from gemstack_lsp.server.convert import uri_to_path
+    from gemstack_lsp.uris import uri_to_path
 
     path = uri_to_path(uri)
     assert path is not None

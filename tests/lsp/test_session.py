@@ -8,8 +8,8 @@ from gemstack_lsp.server.session import Session, is_gemstack_path
 
 
 def test_settings_per_folder_and_roots(tmp_path: Path) -> None:
-    from gemstack_lsp.server.convert import path_to_uri
     from gemstack_lsp.server.settings import Settings
+    from gemstack_lsp.uris import path_to_uri
 
     a, b = tmp_path / "a", tmp_path / "b"
     (a / "specs" / "f").mkdir(parents=True)

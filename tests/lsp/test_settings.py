@@ -11,7 +11,7 @@ from typing import Any
 from lsprotocol import types as lsp
 from test_multiroot import eventually, settings_of, start_workspace
 
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.uris import path_to_uri
 
 SPEC = "specs/001-demo/spec.md"
 LEDGER = "cost-ledger.json"

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.uris import path_to_uri
 
 #: A bound on the whole exchange, so a deaf server fails the test instead of hanging it.
 WAIT = 120

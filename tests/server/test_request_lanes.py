@@ -15,7 +15,7 @@ from inprocess import InProcess, notification, request
 from gemstack_lsp import ide
 from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.server import navigation
-from gemstack_lsp.server.convert import path_to_uri
+from gemstack_lsp.uris import path_to_uri
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "gemstack-reference" / "repo"
 SPEC = "specs/009-context-capsule/spec.md"

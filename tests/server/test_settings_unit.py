@@ -233,16 +233,7 @@ def test_enabled_rejects_unknown_features() -> None:
 
 # --- configuration.Configuration: the layers per folder ---------------------------------------
 
-from gemstack_lsp.server.configuration import DEFAULT, Configuration, folder_of  # noqa: E402
-
-
-def test_folder_of_picks_the_innermost_folder() -> None:
-    folders = ["file:///w", "file:///w/inner", "file:///other"]
-    assert folder_of("file:///w/inner/specs/x/spec.md", folders) == "file:///w/inner"
-    assert folder_of("file:///w/specs/x/spec.md", folders) == "file:///w"
-    assert folder_of("file:///w", folders) == "file:///w"
-    assert folder_of("file:///wider/spec.md", folders) is None
-    assert folder_of("file:///w%20x/a.md", ["file:///w x"]) == "file:///w x"
+from gemstack_lsp.server.configuration import DEFAULT, Configuration  # noqa: E402
 
 
 def test_configuration_layers_per_folder() -> None:
@@ -279,16 +270,16 @@ def test_configuration_errors_name_the_layer() -> None:
     assert [e.split(":")[0] for e in errors] == [PROJECT_FILE, "initializationOptions", "workspace/configuration"]
 
 
-def test_removed_folders_are_forgotten_and_settings_for_falls_back() -> None:
+def test_removed_folders_are_forgotten_and_their_settings_fall_back() -> None:
     config = Configuration()
     config.add_folder("file:///a", None)
     config.effective["file:///a"] = Settings(environment="ci")
     config.effective[DEFAULT] = Settings(environment="test")
-    assert config.settings_for("file:///a/specs/x.md").environment == "ci"
-    assert config.settings_for("file:///elsewhere.md").environment == "test"
+    assert config.settings_of_folder("file:///a").environment == "ci"
+    assert config.settings_of_folder(None).environment == "test"
     config.remove_folder("file:///a")
     assert config.folders == []
-    assert config.settings_for("file:///a/specs/x.md").environment == "test"
+    assert config.settings_of_folder("file:///a").environment == "test"
 
 
 def test_the_documented_project_file_example_is_valid() -> None:

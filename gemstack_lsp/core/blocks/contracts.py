@@ -256,17 +256,6 @@ def _contract(obj: JsonObject, cid: str, ctype: str, id_node: JsonNode, type_nod
 # Phase comparison
 
 
-VIOLATION_TYPES = (
-    "TYPE_MUTATION",
-    "ENUM_SET_MISMATCH",
-    "IDENTITY_TUPLE_MISMATCH",
-    "PROVENANCE_MISMATCH",
-    "BOOLEAN_CONTRADICTION",
-    "BOUNDARY_CONTRADICTION",
-    "ROADMAP_LIMIT_MISMATCH",
-)
-
-
 @dataclass(frozen=True)
 class Violation:
     """A downstream redeclaration that contradicts an upstream frozen contract.

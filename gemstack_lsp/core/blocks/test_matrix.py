@@ -61,10 +61,6 @@ class TestMatrixEntry:
     id_span: Span
     node: JsonObject
 
-    def field_span(self, name: str) -> Span:
-        node = self.node.get(name)
-        return node.span if node is not None else self.span
-
     def record(self) -> dict[str, str]:
         return {k: getattr(self, k) for k in REQUIRED_FIELDS}
 

@@ -7,7 +7,7 @@
   checked by the editor's block parsers (``blocks/contracts.py``, ``blocks/test_matrix.py``: the
   same rules and messages), failing on the first error as the reference does; the matrix with
   its acceptance signature.
-- ``sections`` / ``section_items``: the paragraphs and list items under a heading (deferred
+- ``sections``: the paragraphs and list items under a heading (deferred
   items, open questions), and ``plan_bound_files`` for the plan's test-binding files.
 """
 
@@ -376,11 +376,6 @@ def sections(text: str, heading: re.Pattern[str]) -> list[Section]:
             flush_item()
     close()
     return out
-
-
-def section_items(text: str, heading: re.Pattern[str]) -> list[str]:
-    """The top-level list items of every section whose heading matches ``heading``."""
-    return [item.text for section in sections(text, heading) for item in section.items]
 
 
 def first_heading(text: str) -> tuple[str, Span] | None:

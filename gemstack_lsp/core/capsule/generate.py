@@ -52,7 +52,6 @@ from gemstack_lsp.core.text import Span
 SCHEMA_URL = "https://gemstack.dev/schemas/context-capsule-v1.json"
 SCHEMA_VERSION = 1
 GENERATOR_NAME = "gemstack-lsp"
-REFERENCE_GENERATOR_NAME = "gemstack"
 
 DEFAULT_PHASE = "specification"
 DEFAULT_STATUS = "SPEC_COMPLETE"

@@ -111,11 +111,6 @@ class CostView:
                 )
         return self._ledgers[path]
 
-    def ledger_paths(self) -> list[str]:
-        """Every ledger file that exists: the root one, ``.gemstack``'s, then each feature's."""
-        paths = [ROOT_LEDGER, GEMSTACK_LEDGER] + [f.ledger for f in self.repo.features()]
-        return [p for p in paths if self.ledger(p) is not None]
-
     def providers_json(self) -> tuple[JsonResult | None, list[ProviderDeclaration]]:
         """``.gemstack/providers.json`` parsed (``None`` when absent) and its declarations."""
         if not self._providers_json:

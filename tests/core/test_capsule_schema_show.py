@@ -1,4 +1,4 @@
-"""The consumer resolver (seed section 6, TEST-CONTEXT-B02), the schema file and the show helpers."""
+"""The capsule's schema file, the next permitted phase, the project name and the show helpers."""
 
 from __future__ import annotations
 
@@ -10,14 +10,6 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from gemstack_lsp.core.capsule.generate import generate_capsule, next_permitted_phase
-from gemstack_lsp.core.capsule.resolver import (
-    COMPLETE,
-    OPEN,
-    resolve_contract,
-    resolve_phase,
-    resolve_status,
-    resolve_task_status,
-)
 from gemstack_lsp.core.capsule.schema import CAPSULE_SCHEMA
 from gemstack_lsp.core.capsule.show import age_text, render_markdown, summary_lines
 from gemstack_lsp.core.reader import MemoryReader
@@ -48,46 +40,6 @@ def capsule_for(r: GemstackRepo) -> dict[str, Any]:
     result = generate_capsule(r, "specs/x", dt.datetime(2026, 1, 1, tzinfo=dt.UTC))
     assert result.capsule is not None
     return result.capsule
-
-
-def test_resolver_source_wins_over_capsule() -> None:
-    r = repo({"specs/x/spec.md": SPEC, "specs/x/tasks.md": TASKS})
-    capsule = capsule_for(r)
-    agree = resolve_task_status(r, "specs/x", capsule, "T001")
-    assert (agree.value, agree.conflict) == (COMPLETE, False)
-    capsule["tasks_state"]["completed_task_ids"].append("T002")
-    answer = resolve_task_status(r, "specs/x", capsule, "T002")
-    assert (answer.value, answer.capsule_value, answer.conflict) == (OPEN, COMPLETE, True)
-    assert answer.authority == "specs/x/tasks.md" and not answer.from_capsule
-    capsule["frozen_contracts"] = [{"id": "mode", "type": "BOUNDARY", "value": "REQUIRED"}]
-    contract = resolve_contract(r, "specs/x", capsule, "mode")
-    assert contract.value == {"id": "mode", "type": "BOUNDARY", "value": "FORBIDDEN"} and contract.conflict
-    capsule["project"]["current_phase"] = "ship"
-    phase = resolve_phase(r, capsule)
-    assert (phase.value, phase.conflict) == ("specification", True)
-    assert resolve_status(r, capsule).value == "SPEC_COMPLETE"
-
-
-def test_resolver_conflicts_are_verifys() -> None:
-    # The reference's lossy ``value: true`` on a set-like contract and a trimmed member are no
-    # conflict; ``1`` for a declared boolean is one (``===``): the same rule as context verify.
-    spec = SPEC.replace('"value": "FORBIDDEN"', '"value": true').replace('"BOUNDARY"', '"BOOLEAN_INVARIANT"')
-    r = repo({"specs/x/spec.md": spec})
-    capsule = capsule_for(r)
-    capsule["frozen_contracts"] = [
-        {"id": "states", "type": "ENUM_SET", "value": True, "values": ["B ", "A"]},
-        {"id": "mode", "type": "BOOLEAN_INVARIANT", "value": 1},
-    ]
-    assert not resolve_contract(r, "specs/x", capsule, "states").conflict
-    assert resolve_contract(r, "specs/x", capsule, "mode").conflict
-
-
-def test_resolver_falls_back_to_capsule_only_without_source() -> None:
-    r = repo({"specs/x/spec.md": SPEC, "specs/x/tasks.md": TASKS})
-    capsule = capsule_for(r)
-    bare = repo({})
-    answer = resolve_task_status(bare, "specs/x", capsule, "T001")
-    assert answer.value == COMPLETE and answer.from_capsule and not answer.conflict
 
 
 def test_schema_file_matches_and_accepts_both_generators(reference_repo: Path) -> None:

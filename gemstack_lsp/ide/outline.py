@@ -60,6 +60,8 @@ _ITEM_KIND = {
 }
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+#: The start of a line (after any line break, or the text's start) with "#" in its first four characters.
+_HASH_NEAR_LINE_START = re.compile(r"(?<![^\r\n])[^\r\n]{0,3}#")
 
 
 @dataclass(frozen=True)
@@ -167,12 +169,13 @@ def _headings(text: str, source: SourceText, hidden: list[Span]) -> list[tuple[i
     for span in hidden:
         for line in range(source.line_of(span.start), source.line_of(span.end) + 1):
             hidden_lines.add(line)
-    for line in range(source.line_count):
+    # Only a line with a "#" among its first four characters can be a heading: one search
+    # finds those lines (a per-line walk over a 900-line spec cost 3 ms a keystroke).
+    for candidate in _HASH_NEAR_LINE_START.finditer(text):
+        line = source.line_of(candidate.start())
         if line in hidden_lines:
             continue
         line_text = source.line_text(line)
-        if "#" not in line_text[:4]:
-            continue
         m = _ATX.match(line_text)
         if m is None:
             continue

@@ -114,3 +114,25 @@ def test_a_source_changed_on_disk_makes_the_capsule_stale(repo: Path) -> None:
     after = list(host.snapshot().findings())
     assert after != first
     assert after == _expected(repo, {})
+
+
+def test_the_feature_list_is_reused_until_the_specs_folder_or_a_buffer_adds_a_feature(repo: Path) -> None:
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    names = [f.name for f in host.snapshot().repo.features()]
+    kept = host.files.features_kept
+    assert kept is not None
+    text = (repo / SPEC).read_text("utf-8")
+    host.set_buffer(SPEC, _typed(text, 1))  # a buffer inside a folder the listing has
+    assert [f.name for f in host.snapshot().repo.features()] == names
+    assert host.files.features_kept is kept  # reused, not rebuilt
+
+    new_spec = "specs/011-unsaved/spec.md"  # a buffer in a folder the disk does not have
+    host.set_buffer(new_spec, "# Unsaved\n")
+    assert [f.name for f in host.snapshot().repo.features()] == sorted([*names, "011-unsaved"])
+    host.remove_buffer(new_spec)
+    assert [f.name for f in host.snapshot().repo.features()] == names
+
+    (repo / "specs" / "012-on-disk").mkdir()
+    host.file_changed("specs/012-on-disk")
+    assert [f.name for f in host.snapshot().repo.features()] == sorted([*names, "012-on-disk"])
+    assert list(host.snapshot().findings()) == _expected(repo, {SPEC: _typed(text, 1)})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import utf8
 
 BOM_MESSAGE = "UTF-8 BOM is forbidden in phase artifacts."
@@ -26,8 +27,10 @@ def normalize_text(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+@per_text
 def hash_text(text: str) -> str:
-    """The hash of already-decoded text (raises ``BomError`` on a leading U+FEFF)."""
+    """The hash of already-decoded text (raises ``BomError`` on a leading U+FEFF); computed once
+    per text while a memo is active (an unchanged file is not hashed again on the next keystroke)."""
     if text.startswith("\ufeff"):
         raise BomError()
     return hashlib.sha256(utf8(normalize_text(text))).hexdigest()

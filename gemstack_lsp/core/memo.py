@@ -72,6 +72,20 @@ class Memo:
             self._pieces_used.add(key)
         return value
 
+    def known_piece(self, key: tuple[Any, ...]) -> Any | None:
+        """The piece value kept under ``key`` (marked used), or ``None``."""
+        with self._lock:
+            value = self._pieces.get(key)
+            if value is not None:
+                self._pieces_used.add(key)
+            return value
+
+    def put_piece(self, key: tuple[Any, ...], value: Any) -> None:
+        """Keep ``value`` under ``key`` (used now: kept until a ``retain`` finds it unused)."""
+        with self._lock:
+            self._pieces[key] = value
+            self._pieces_used.add(key)
+
     def recent(self, name: str) -> list[tuple[str, Any]]:
         """The last (text, value) pairs ``remember``-ed under ``name``, newest first."""
         return list(reversed(self._recent.get(name, ())))

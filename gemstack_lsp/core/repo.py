@@ -87,7 +87,7 @@ class GemstackRepo:
         """Every folder under ``specs/`` (sorted by name), whether or not it has a spec.md yet."""
         if self._features is None:
             entries = self.reader.list_dir(SPECS_DIR) or []
-            self._features = [Feature(e.name) for e in entries if e.is_dir and _FEATURE_NAME.match(e.name)]
+            self._features = [Feature(e.name) for e in entries if e.is_dir and is_feature_name(e.name)]
         return list(self._features)
 
     def state(self) -> GemstackState | None:
@@ -117,6 +117,11 @@ class GemstackRepo:
         if len(parts) >= 2 and parts[0] == SPECS_DIR:
             return Feature(parts[1])
         return None
+
+
+def is_feature_name(name: str) -> bool:
+    """True when a folder under ``specs/`` named ``name`` is a feature (not hidden, no separator)."""
+    return _FEATURE_NAME.match(name) is not None
 
 
 def decode_document(content: FileContent) -> Document:

@@ -482,6 +482,12 @@ def _lifecycle_word(text: str, before: int) -> tuple[str, Span] | None:
 
 
 def format_findings(path: str, text: str) -> list[Finding]:
+    """See ``_format_findings`` (computed once per tasks.md text while a memo is active)."""
+    return list(_format_findings(path, text))
+
+
+@per_text
+def _format_findings(path: str, text: str) -> tuple[Finding, ...]:
     """What the reference reads differently in one tasks.md.
 
     ``TASKS_UNREAD_BY_REFERENCE`` (information): the file has boxes but none in the one form
@@ -529,4 +535,4 @@ def format_findings(path: str, text: str) -> list[Finding]:
                     phase="tasks",
                 )
             )
-    return out
+    return tuple(out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Literal
 
 Encoding = Literal["utf-16", "utf-8", "utf-32"]
@@ -105,8 +106,14 @@ class SourceText:
         """The line index, built on first use (most documents an analysis reads are never
         asked for a position)."""
         if self._starts is None:
-            # One linear pass (searching "\r" from every line start was quadratic without any "\r").
-            self._starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
+            text = self.text
+            if "\r" not in text:
+                # Nearly every file: a split and C-level accumulation (a third of the time).
+                lengths = map(len, text.split("\n")[:-1])
+                self._starts = list(accumulate(map((1).__add__, lengths), initial=0))
+            else:
+                # One linear pass (searching "\r" from every line start was quadratic without any "\r").
+                self._starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
         return self._starts
 
     @property

@@ -38,7 +38,7 @@ from gemstack_lsp.core.reader import (
     recent_commits_of,
     repository_state_of,
 )
-from gemstack_lsp.core.repo import Document, decode_document
+from gemstack_lsp.core.repo import Document, Feature, decode_document
 from gemstack_lsp.core.text import SourceText
 
 #: How many disk documents (decoded text and line index) are kept between analyses.
@@ -88,6 +88,9 @@ class FileStore:
         self._changed_at: dict[str, int] = {}
         self._lock = threading.Lock()
         self.disk_reads = 0
+        #: The feature list of the last snapshot that built it: (the specs/ listing it was built
+        #: from, that listing's names, the features); see ``SnapshotRepo.features``.
+        self.features_kept: tuple[list[DirEntry], frozenset[str], list[Feature]] | None = None
 
     # --- changes -----------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import Document, GemstackRepo
 from gemstack_lsp.core.rules import combine
+from gemstack_lsp.host.cancel import check_cancelled
 
 if TYPE_CHECKING:
     from gemstack_lsp.host.analysis import AnalysisHost, StoredUnit
@@ -98,6 +99,7 @@ class Snapshot:
     def _own_groups(self) -> Mapping[str, tuple[Finding, ...]]:
         units: list[StoredUnit] = []
         for key in self.units():
+            check_cancelled()
             stored = self._host.fresh(key)
             if stored is None or stored.revision > self.revision:
                 stored = self._host.compute_unit(self, key)

@@ -27,6 +27,7 @@ import asyncio
 import hashlib
 import logging
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -40,6 +41,7 @@ from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.i18n import Language
 from gemstack_lsp.core.text import Encoding
 from gemstack_lsp.host import Snapshot
+from gemstack_lsp.host.cancel import Cancelled, cancellation
 from gemstack_lsp.ide import suppressed
 from gemstack_lsp.server import convert, settings_sync
 from gemstack_lsp.server.settings import analysis_options, is_project_file
@@ -101,6 +103,9 @@ class RootState:
     analyses: int = 0
     discarded: int = 0
     done: asyncio.Condition | None = None
+    #: Set by the next edit: the running analysis's work on the analysis thread stops at its
+    #: next checkpoint (between units) instead of finishing for a revision nobody will see.
+    obsolete: threading.Event = field(default_factory=threading.Event)
 
     @property
     def findings(self) -> list[Finding]:
@@ -158,6 +163,13 @@ def convert_groups(
     return out
 
 
+def _stoppable(obsolete: threading.Event, fn: Callable[..., Any], *args: Any) -> Any:
+    """Run ``fn(*args)`` on the analysis thread, stopping at its next checkpoint (``Cancelled``)
+    once ``obsolete`` is set by a newer edit."""
+    with cancellation(obsolete):
+        return fn(*args)
+
+
 class Diagnostics:
     """Schedules analyses and delivers their diagnostics, push or pull."""
 
@@ -189,6 +201,7 @@ class Diagnostics:
         st = self.state(root)
         st.requested += 1
         st.dirty = True
+        st.obsolete.set()
         if st.task is None or st.task.done():
             st.task = asyncio.get_running_loop().create_task(self._run(st))
         return st.requested
@@ -227,6 +240,7 @@ class Diagnostics:
                 if settings.debounce_ms:
                     await asyncio.sleep(settings.debounce_ms / 1000)
                 st.dirty = False
+                st.obsolete = threading.Event()
                 covers = st.requested
                 host = self.session.host(st.root)
                 host.set_options(analysis_options(settings))
@@ -241,6 +255,8 @@ class Diagnostics:
                     continue
                 try:
                     finished = await self._analyse(st, snap, versions, uri_of, covers, loop)
+                except Cancelled:
+                    finished = False  # a newer edit made this analysis obsolete
                 except Exception:
                     log.exception("analysis of %s failed", st.root)
                     finished = True
@@ -276,7 +292,7 @@ class Diagnostics:
 
         # Phase 1: what the user is looking at.
         first = self._first_units(st, snap)
-        await loop.run_in_executor(self.executor, snap.compute, first)
+        await loop.run_in_executor(self.executor, _stoppable, st.obsolete, snap.compute, first)
         if st.dirty:
             return False
         open_paths = {d.rel for d in self.session.documents.values() if d.root == st.root and d.rel}
@@ -286,12 +302,16 @@ class Diagnostics:
         await self._notify(st)
 
         # Phase 2: everything else, in slices that stop at the next edit.
+        if st.dirty:
+            return False
         pending = await loop.run_in_executor(self.executor, snap.pending)
         progress = await self._begin_progress(len(pending))
         total, done = len(pending), 0
         try:
             while pending:
-                computed = await loop.run_in_executor(self.executor, self._slice, st, snap, pending)
+                computed = await loop.run_in_executor(
+                    self.executor, _stoppable, st.obsolete, self._slice, st, snap, pending
+                )
                 done += len(computed)
                 pending = pending[len(computed) :]
                 if st.dirty:
@@ -304,7 +324,7 @@ class Diagnostics:
             self._end_progress(progress)
         if st.dirty:
             return False
-        groups = await loop.run_in_executor(self.executor, snap.findings_by_path)
+        groups = await loop.run_in_executor(self.executor, _stoppable, st.obsolete, snap.findings_by_path)
         if st.dirty or not snap.current:
             return False
         changed = {p for p in set(groups) | set(st.groups) if groups.get(p, ()) is not st.groups.get(p, ())}

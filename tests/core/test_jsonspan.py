@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gemstack_lsp.core.jsonspan import (
     MAX_DEPTH,
@@ -185,3 +187,55 @@ def test_too_deep_finds_the_first_bracket_beyond_the_limit() -> None:
     assert too_deep("[" * MAX_DEPTH + "]" * MAX_DEPTH) is None
     assert too_deep('["[[[", ' + "{" * MAX_DEPTH) == len('["[[[", ') + MAX_DEPTH - 1
     assert TOO_DEEP.startswith("JSON nested deeper than")
+
+
+_PIECES = [
+    '{"a": 1',
+    ', "a": [true, null, 2.5e3]',
+    "}",
+    "[",
+    "]",
+    '"s\\u00e9"',
+    ",",
+    ":",
+    " ",
+    "\n",
+    "x",
+    '{"k": {"k": {}}}',
+]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=12), st.integers(min_value=0, max_value=10_000))
+def test_a_shifted_parse_equals_a_parse_at_the_moved_base(pieces: list[str], delta: int) -> None:
+    from gemstack_lsp.core.jsonspan import shifted
+
+    text = "".join(pieces)
+    moved = shifted(parse_json(text, 7), delta)
+    expected = parse_json(text, 7 + delta)
+    assert moved == expected
+    members = {id(m) for m in iter_members(moved.value)}
+    assert all(id(d) in members for d in moved.duplicate_keys)
+
+
+def iter_members(root: object) -> list[object]:
+    from gemstack_lsp.core.jsonspan import JsonArray, JsonObject
+
+    out: list[object] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, JsonObject):
+            out.extend(node.members)
+            stack.extend(m.value for m in node.members)
+        elif isinstance(node, JsonArray):
+            stack.extend(node.items)
+    return out
+
+
+def test_a_shifted_parse_of_a_deep_document_does_not_recurse() -> None:
+    from gemstack_lsp.core.jsonspan import iter_nodes, shifted
+
+    text = "[" * 5000 + "]" * 5000
+    moved, expected = shifted(parse_json(text), 3), parse_json(text, 3)
+    # (Dataclass equality itself recurses: compare the nodes' spans.)
+    assert [n.span for n in iter_nodes(moved.value)] == [n.span for n in iter_nodes(expected.value)]

@@ -183,3 +183,22 @@ def test_scan_is_memoised_in_the_active_memo() -> None:
     with Memo().active():
         assert scan_fences(text) is scan_fences(text)
     assert scan_fences(text) is not scan_fences(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "a", "a\n", "a\nb", "\n", "\n\n", "a\n\nb\n", "x\ry", "a\r\nb\r\n", "a\rb\nc\r\n", "\r", "é\n🙂\nz"],
+)
+def test_lines_split_fast_path_and_regex_path_agree(text: str) -> None:
+    import re
+
+    from gemstack_lsp.core.markdown import _lines
+
+    expected: list[tuple[int, int]] = []
+    i = 0
+    for m in re.finditer(r"\r\n|\r|\n", text):
+        expected.append((i, m.start()))
+        i = m.end()
+    if i < len(text) or not expected:
+        expected.append((i, len(text)))
+    assert _lines(text) == tuple(expected)

@@ -81,3 +81,14 @@ def test_round_trip_every_offset(text: str) -> None:
 def test_column_width_matches_encoders() -> None:
     assert column_width(LINE, "utf-16") == len(LINE.encode("utf-16-le")) // 2
     assert column_width(LINE, "utf-8") == len(LINE.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "a", "a\n", "a\nb", "\n\n", "x\ry", "a\r\nb\r\n", "a\rb\nc\r\n", "\r", "é\n🙂\nz\n"],
+)
+def test_line_index_fast_path_and_regex_path_agree(text: str) -> None:
+    import re
+
+    expected = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
+    assert SourceText(text)._line_starts == expected

@@ -26,10 +26,11 @@ from gemstack_lsp.core.jsonspan import (
     JsonString,
     node_at,
     parse_json,
+    shifted,
     to_python_within,
 )
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
-from gemstack_lsp.core.memo import per_piece
+from gemstack_lsp.core.memo import active_memo, per_piece
 from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
@@ -171,8 +172,20 @@ def parse_fence_json(fence: Fence | ReferenceBlock) -> JsonResult:
 @per_piece
 def _parse_at(text: str, base: int) -> JsonResult:
     """A block's JSON starting at document offset ``base``: parsed once while it is used, so an
-    edit elsewhere in the document (or the reference's reading of the same block) reuses it."""
-    return parse_json(text, base)
+    edit elsewhere in the document (or the reference's reading of the same block) reuses it.
+    An edit above the block only moves it: the last parse of the same text is shifted (about
+    half the cost of a parse), not redone."""
+    memo = active_memo()
+    if memo is None:
+        return parse_json(text, base)
+    key = (_PARSED, text)
+    known = memo.known_piece(key)
+    result = shifted(known[1], base - known[0]) if known is not None else parse_json(text, base)
+    memo.put_piece(key, (base, result))
+    return result
+
+
+_PARSED = f"{__name__}.parsed"
 
 
 def read_block(

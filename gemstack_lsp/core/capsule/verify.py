@@ -62,6 +62,7 @@ from gemstack_lsp.core.findings import Finding, Related, Severity
 from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string
 from gemstack_lsp.core.jsonspan import JsonNode, JsonPath, member_span, value_span
 from gemstack_lsp.core.jsonspan import parse_json as parse_spans
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.state import active_spec_folder, relative_inside
@@ -192,7 +193,7 @@ class _Collector:
     def tree(self) -> JsonNode | None:
         """The capsule's JSON with spans, parsed on the first finding that needs one."""
         if self._tree is None and self.text is not None:
-            self._tree = parse_spans(self.text).value
+            self._tree = _span_tree(self.text)
         return self._tree
 
     def add(
@@ -227,6 +228,39 @@ class _Collector:
                 data=dict(data or {}),
             )
         )
+
+
+@per_text
+def _span_tree(text: str) -> JsonNode | None:
+    """The capsule's JSON with spans (parsed once per capsule text while the host holds it)."""
+    return parse_spans(text).value
+
+
+@per_text
+def _parsed(text: str) -> tuple[Any, ValueError | None]:
+    """The capsule's value, or the error that refused it (once per capsule text)."""
+    try:
+        return parse_json(text), None
+    except ValueError as exc:
+        return None, exc
+
+
+@per_text
+def _content_findings(text: str, fp: str) -> tuple[Finding, ...]:
+    """The findings that depend on the capsule's text alone (its secrets and its schema),
+    computed once per capsule text: a keystroke in a source reuses them."""
+    capsule = _parsed(text)[0]
+    c = _Collector(fp, f"{fp}/{CAPSULE_FILE}", text)
+    for hit in scan_secrets(capsule):
+        c.add(
+            "CONTEXT_CAPSULE_SECRET_DETECTED",
+            f"{hit.message} (at {hit.where})",
+            at=hit.path,
+            member=hit.key is not None,
+            subject=hit.where,
+        )
+    _schema_findings(c, capsule)
+    return tuple(c.findings)
 
 
 def _state_of(findings: Iterable[Finding]) -> str:
@@ -280,9 +314,9 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
             "CONTEXT_CAPSULE_INVALID", "Context capsule JSON parse error: the file starts with a BOM", span=Span(0, 0)
         )
         return VerifyResult(fp, INVALID, tuple(c.findings))
-    try:
-        capsule = parse_json(text)
-    except ValueError as exc:
+    capsule, error = _parsed(text)
+    if error is not None:
+        exc = error
         pos = getattr(exc, "pos", None)
         span = Span(pos, min(pos + 1, len(text))) if isinstance(pos, int) else Span(0, 0)
         msg = getattr(exc, "msg", str(exc))
@@ -307,15 +341,7 @@ def verify_capsule(repo: GemstackRepo, feature: str | Feature) -> VerifyResult:
             span=Span(0, 0),
             data={"size": size},
         )
-    for hit in scan_secrets(capsule):
-        c.add(
-            "CONTEXT_CAPSULE_SECRET_DETECTED",
-            f"{hit.message} (at {hit.where})",
-            at=hit.path,
-            member=hit.key is not None,
-            subject=hit.where,
-        )
-    _schema_findings(c, capsule)
+    c.findings.extend(_content_findings(text, fp))
 
     sources = _recorded_sources(capsule)
     if sources is None:

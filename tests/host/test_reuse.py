@@ -1,0 +1,138 @@
+"""What a keystroke reuses: results whose inputs did not change are not recomputed, and a
+change to one of those inputs (a buffer or the disk) is never hidden by the reuse.
+
+The counts are of calls, not of time: "the capsule is not re-scanned" is a fact about which
+functions ran."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gemstack_lsp.core.capsule import verify
+from gemstack_lsp.core.reader import OverlayReader
+from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.rules import analyze
+from gemstack_lsp.fs import DiskReader
+from gemstack_lsp.host import AnalysisHost
+from gemstack_lsp.host import files as files_module
+
+#: The demo repository: its 009 feature has a context capsule (the test fixture's has none).
+FIXTURE = Path(__file__).resolve().parents[2] / "examples" / "demo"
+SPEC = "specs/009-context-capsule/spec.md"
+CAPSULE = "specs/009-context-capsule/context-capsule.json"
+ANCHOR = '"description": "Upgrade D implementation must introduce zero'
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    # Files a test has just written are too recent for the store to keep; treat them as settled.
+    monkeypatch.setattr(files_module, "_RACY_NS", -(10**18))
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts the capsule's whole-text work: its parse, secret scan, schema check and span parse."""
+    seen: Counter[str] = Counter()
+
+    def counted(name: str, fn: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            seen[name] += 1
+            return fn(*args, **kwargs)
+
+        return wrapper
+
+    for name in ("parse_json", "scan_secrets", "schema_errors", "parse_spans"):
+        monkeypatch.setattr(verify, name, counted(name, getattr(verify, name)))
+    return seen
+
+
+def _expected(root: Path, buffers: dict[str, str]) -> list[object]:
+    return list(analyze(GemstackRepo(str(root), OverlayReader(DiskReader(root), buffers))))
+
+
+def _typed(text: str, n: int) -> str:
+    at = text.index(ANCHOR) + len(ANCHOR)
+    return text[:at] + "x" * n + text[at:]
+
+
+def test_a_keystroke_in_the_spec_reuses_the_capsules_parse_scan_and_schema_check(
+    repo: Path, calls: Counter[str]
+) -> None:
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    text = (repo / SPEC).read_text("utf-8")
+    host.set_buffer(SPEC, _typed(text, 1))
+    host.snapshot().findings()
+    assert calls["parse_json"] == 1 and calls["scan_secrets"] == 1 and calls["schema_errors"] == 1
+    before = Counter(calls)
+    for n in range(2, 6):
+        host.set_buffer(SPEC, _typed(text, n))
+        findings = list(host.snapshot().findings())
+    assert calls == before  # the capsule did not change: nothing of it was redone
+    assert findings == _expected(repo, {SPEC: _typed(text, 5)})
+
+
+def test_an_edit_to_the_capsule_buffer_is_seen(repo: Path, calls: Counter[str]) -> None:
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    host.snapshot().findings()
+    capsule = (repo / CAPSULE).read_text("utf-8")
+    leaked = capsule.replace('"schema_version": 1', '"schema_version": 1, "note": "sk-' + "q" * 30 + '"', 1)
+    assert leaked != capsule
+    host.set_buffer(CAPSULE, leaked)
+    findings = list(host.snapshot().findings())
+    assert "CONTEXT_CAPSULE_SECRET_DETECTED" in {f.code for f in findings}
+    assert findings == _expected(repo, {CAPSULE: leaked})
+    host.set_buffer(CAPSULE, capsule)
+    assert list(host.snapshot().findings()) == _expected(repo, {CAPSULE: capsule})
+
+
+def test_a_capsule_changed_on_disk_is_seen(repo: Path) -> None:
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    first = list(host.snapshot().findings())
+    (repo / CAPSULE).write_text("{ not json", "utf-8")
+    host.file_changed(CAPSULE)
+    after = list(host.snapshot().findings())
+    assert after != first
+    assert "CONTEXT_CAPSULE_INVALID" in {f.code for f in after}
+    assert after == _expected(repo, {})
+
+
+def test_a_source_changed_on_disk_makes_the_capsule_stale(repo: Path) -> None:
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    plan = "specs/009-context-capsule/plan.md"
+    first = list(host.snapshot().findings())
+    with (repo / plan).open("a", encoding="utf-8") as f:
+        f.write("\nA new line.\n")
+    host.file_changed(plan)
+    after = list(host.snapshot().findings())
+    assert after != first
+    assert after == _expected(repo, {})
+
+
+def test_the_feature_list_is_reused_until_the_specs_folder_or_a_buffer_adds_a_feature(repo: Path) -> None:
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    names = [f.name for f in host.snapshot().repo.features()]
+    kept = host.files.features_kept
+    assert kept is not None
+    text = (repo / SPEC).read_text("utf-8")
+    host.set_buffer(SPEC, _typed(text, 1))  # a buffer inside a folder the listing has
+    assert [f.name for f in host.snapshot().repo.features()] == names
+    assert host.files.features_kept is kept  # reused, not rebuilt
+
+    new_spec = "specs/011-unsaved/spec.md"  # a buffer in a folder the disk does not have
+    host.set_buffer(new_spec, "# Unsaved\n")
+    assert [f.name for f in host.snapshot().repo.features()] == sorted([*names, "011-unsaved"])
+    host.remove_buffer(new_spec)
+    assert [f.name for f in host.snapshot().repo.features()] == names
+
+    (repo / "specs" / "012-on-disk").mkdir()
+    host.file_changed("specs/012-on-disk")
+    assert [f.name for f in host.snapshot().repo.features()] == sorted([*names, "012-on-disk"])
+    assert list(host.snapshot().findings()) == _expected(repo, {SPEC: _typed(text, 1)})

@@ -30,7 +30,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from gemstack_lsp import containment
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.i18n import SERVER_MESSAGE, localize
+from gemstack_lsp.core.i18n import COMMAND_ERROR, SERVER_MESSAGE, Language, localize
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span, utf8
@@ -59,6 +59,16 @@ class CommandError(JsonRpcInvalidParams):
 
     def __init__(self, message: str) -> None:
         super().__init__(message=f"gemstack: {message}")
+
+
+def localized_error(error: CommandError, language: Language) -> CommandError:
+    """``error`` with its message in ``language`` (the client's; unchanged when English)."""
+    prefix = "gemstack: "
+    message = str(error.message)
+    if language == "en" or not message.startswith(prefix):
+        return error
+    translated = localize(COMMAND_ERROR, message[len(prefix) :], language)
+    return error if translated == message[len(prefix) :] else type(error)(translated)
 
 
 def _path_of(server: GemstackServer, arg: Any) -> str:
@@ -475,15 +485,19 @@ def _register_one(server: GemstackServer, name: str, handler: Any) -> None:
     async def run(ls: Any, *args: Any) -> Any:
         server.stats[name] += 1
         if name in WRITING_COMMANDS and server.session.restricted:
-            raise RestrictedMode(
+            refusal = RestrictedMode(
                 f"{name} writes files, and this workspace is not trusted (Restricted Mode); "
                 "trust the folder to regenerate capsules or write plans"
             )
+            raise localized_error(refusal, server.session.language)
         try:
-            return await handler(server, *args)
-        except OSError as error:
-            # A full, read-only or forbidden disk is a refusal to explain, not an internal error:
-            # the writers leave nothing behind (temporary files are removed), so say so.
-            raise CommandError(f"{name} could not finish: {_os_error(error)}; nothing was written") from None
+            try:
+                return await handler(server, *args)
+            except OSError as error:
+                # A full, read-only or forbidden disk is a refusal to explain, not an internal error:
+                # the writers leave nothing behind (temporary files are removed), so say so.
+                raise CommandError(f"{name} could not finish: {_os_error(error)}; nothing was written") from None
+        except CommandError as refusal:
+            raise localized_error(refusal, server.session.language) from None
 
     server.command(name)(run)

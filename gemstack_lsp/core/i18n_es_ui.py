@@ -258,6 +258,10 @@ COMPLETION: list[tuple[str, str]] = [
         "The spec's frozen contracts restated by the plan (Gemstack 2.0, plan.md).",
         "Los contratos congelados de la spec, repetidos por el plan (Gemstack 2.0, plan.md).",
     ),
+    (
+        "A provider registry: providers and the capabilities they declare.",
+        "Un registro de proveedores: los proveedores y las capacidades que declaran.",
+    ),
     ("New contract", "Nuevo contrato"),
     ("New test-matrix entry", "Nueva entrada de la matriz de pruebas"),
     ("New test binding", "Nuevo vínculo de prueba"),

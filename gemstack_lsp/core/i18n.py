@@ -84,8 +84,20 @@ REFUSAL = "@refusal"
 INLAY_HINT = "@inlay"
 #: The code under which completion labels, details and documentation are registered.
 COMPLETION = "@completion"
+#: The code under which the CLI's own messages on stderr (usage errors) are registered.
+CLI_MESSAGE = "@cli"
 #: Every catalogue of front-end texts (templates by code), for the coverage test.
-FRONT_END_CODES = (SERVER_MESSAGE, LENS_TITLE, ACTION_TITLE, COMMAND_ERROR, REFUSAL, INLAY_HINT, COMPLETION, NOTE)
+FRONT_END_CODES = (
+    SERVER_MESSAGE,
+    LENS_TITLE,
+    ACTION_TITLE,
+    COMMAND_ERROR,
+    REFUSAL,
+    INLAY_HINT,
+    COMPLETION,
+    NOTE,
+    CLI_MESSAGE,
+)
 #: A vocabulary of its own: ``CODE: message``, the message translated by its code's templates.
 FINDING_VOCABULARY = "finding"
 

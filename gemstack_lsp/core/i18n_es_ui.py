@@ -16,6 +16,42 @@ LENS_TITLES: list[tuple[str, str]] = [
     ("Capsule: {state}", "Cápsula: {state}"),
 ]
 
+#: Messages the server shows beside ``i18n_es.SERVER_MESSAGES``: ``window/showMessage`` and the
+#: ``$/progress`` titles and reports.
+SERVER_MESSAGES: list[tuple[str, str]] = [
+    (
+        "Context capsule not generated for {path}: {why:finding}",
+        "No se generó la context capsule de {path}: {why}",
+    ),
+    ("Regenerating the context capsule", "Regenerando la context capsule"),
+    ("Checking the Gemstack workspace", "Comprobando el espacio de trabajo de Gemstack"),
+    ("Gemstack: analysing the workspace", "Gemstack: analizando el espacio de trabajo"),
+    ("{done}/{total} features", "{done}/{total} features"),
+    ("generated {path}", "generada {path}"),
+    ("wrote {path}", "escrita {path}"),
+    ("done", "hecho"),
+]
+
+#: ``gemstack-lsp check``'s usage errors on stderr (after ``gemstack-lsp check: ``).
+CLI_MESSAGES: list[tuple[str, str]] = [
+    ("cannot read {raw}: no such file or directory", "no se puede leer {raw}: no existe el archivo o la carpeta"),
+    ("cannot read {raw}: permission denied", "no se puede leer {raw}: permiso denegado"),
+    ("cannot read {raw}: it is a broken symbolic link", "no se puede leer {raw}: es un enlace simbólico roto"),
+    (
+        "{raw} is not inside a Gemstack repository (no .gemstack/ or specs/ folder found above it)",
+        "{raw} no está dentro de un repositorio Gemstack (no se encontró ninguna carpeta .gemstack/ ni specs/ por "
+        "encima)",
+    ),
+    ("unknown finding code or family: {codes}", "código o familia de hallazgos desconocidos: {codes}"),
+    ("the configuration {raw} cannot be used", "la configuración {raw} no se puede usar"),
+    (
+        "internal error: {n} check(s) failed unexpectedly (see the {code} findings); the other checks ran. Please "
+        "report it.",
+        "error interno: {n} comprobación(es) fallaron inesperadamente (ver los hallazgos {code}); las demás "
+        "comprobaciones se ejecutaron. Por favor, infórmalo.",
+    ),
+]
+
 #: Code-action titles (the fixes' own titles are ``i18n.FIX`` templates).
 ACTION_TITLES: list[tuple[str, str]] = [
     ("Write plan with the safe plan writer", "Escribir el plan con el escritor seguro de planes"),
@@ -356,6 +392,8 @@ def install() -> None:
     """Register every table of this module with ``core/i18n.py``."""
     for code, table in (
         (i18n.LENS_TITLE, LENS_TITLES),
+        (i18n.SERVER_MESSAGE, SERVER_MESSAGES),
+        (i18n.CLI_MESSAGE, CLI_MESSAGES),
         (i18n.ACTION_TITLE, ACTION_TITLES),
         (i18n.COMMAND_ERROR, COMMAND_ERRORS),
         (i18n.REFUSAL, REFUSALS),

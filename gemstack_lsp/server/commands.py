@@ -153,6 +153,8 @@ def resolve_feature(server: GemstackServer, arg: Any) -> tuple[str, Feature]:
 async def progress(server: GemstackServer, title: str) -> AsyncIterator[Any]:
     """``$/progress`` around a piece of work, when the client supports server-created progress."""
     token: str | None = None
+    language = server.session.language
+    title = localize(SERVER_MESSAGE, title, language)
     if server.session.client.work_done_progress:
         token = f"gemstack-{uuid.uuid4()}"
         try:
@@ -164,13 +166,15 @@ async def progress(server: GemstackServer, title: str) -> AsyncIterator[Any]:
 
     def report(message: str, percentage: int) -> None:
         if token is not None:
+            message = localize(SERVER_MESSAGE, message, language)
             server.work_done_progress.report(token, lsp.WorkDoneProgressReport(message=message, percentage=percentage))
 
     try:
         yield report
     finally:
         if token is not None:
-            server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
+            done = localize(SERVER_MESSAGE, "done", language)
+            server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=done))
 
 
 def _show(server: GemstackServer, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
@@ -195,7 +199,9 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
         result = await loop.run_in_executor(engine.executor, generate_capsule, repo, feature, now)
         report(f"generated {feature.capsule}", 50)
         if not result.ok or result.data is None:
-            message = f"Context capsule not generated for {feature.path}: {result.error_message}"
+            first = result.findings[0] if result.findings else None
+            why = f"{first.code}: {first.message}" if first is not None else "no reason given"
+            message = f"Context capsule not generated for {feature.path}: {why}"
             _show(server, message, lsp.MessageType.Error)
             return {"written": False, "path": feature.capsule, "message": result.error_message}
         target = os.path.join(root, feature.capsule)

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 from gemstack_lsp.commands.output import json_text
 from gemstack_lsp.core.findings import Severity
+from gemstack_lsp.core.i18n import current_language, ui
 from gemstack_lsp.core.policy import HiddenFinding
 from gemstack_lsp.report import RepoReport, display_path, finding_range
 
@@ -147,9 +148,10 @@ def render_statistics(reports: Sequence[RepoReport], as_json: bool = False) -> s
     if as_json:
         return json_text([{"code": c, "severity": s.lsp_name, "count": n} for c, s, n in rows]) + "\n"
     if not rows:
-        return "No findings.\n"
+        return ui("statistics.none", current_language()) + "\n"
     width = max(len(str(n)) for _, _, n in rows)
-    return "".join(f"{n:>{width}}  {s.lsp_name:<11}  {c}\n" for c, s, n in rows)
+    language = current_language()
+    return "".join(f"{n:>{width}}  {ui(f'severity.{s.lsp_name}', language):<11}  {c}\n" for c, s, n in rows)
 
 
 def render_suppressed(hidden: Sequence[tuple[RepoReport, HiddenFinding]], cwd: Path) -> str:

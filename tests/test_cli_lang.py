@@ -117,3 +117,32 @@ def test_a_spanish_shell_in_a_real_process(tmp_path: Path) -> None:
     assert run.returncode == 1
     assert CLOSURE_ES in run.stdout
     assert run.stdout.splitlines()[-1].startswith("1 error, ")
+
+
+def test_statistics_follow_the_language(
+    no_locale: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, english = _check(capsys, "check", "--statistics", str(REFERENCE_REPO))
+    assert "warning      CONTEXT_CAPSULE_MISSING" in english and "advertencia" not in english
+    _, spanish = _check(capsys, "check", "--lang", "es", "--statistics", str(REFERENCE_REPO))
+    assert "advertencia  CONTEXT_CAPSULE_MISSING" in spanish and "warning" not in spanish
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    _, none = _check(capsys, "check", "--statistics", "--select", "CONFIG_INVALID", str(REFERENCE_REPO))
+    assert none == "Sin hallazgos.\n"
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    _, none = _check(capsys, "check", "--statistics", "--select", "CONFIG_INVALID", str(REFERENCE_REPO))
+    assert none == "No findings.\n"
+
+
+def test_text_output_in_spanish_with_the_locale(
+    no_locale: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check`'s text output: every message and the summary line in Spanish, nothing English left."""
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    _, out = _check(capsys, "check", str(REFERENCE_REPO))
+    last = out.splitlines()[-1]
+    assert last.startswith("1 error, 3 advertencias, 0 de información, 0 sugerencias en ")
+    assert last.endswith("(1 repositorio comprobado).")
+    assert ": advertencia CONTEXT_CAPSULE_MISSING No se encontró la context capsule en " in out
+    for english in ("warning", "repository checked", "Context capsule not found", "does not exist in"):
+        assert english not in out

@@ -95,3 +95,126 @@ def test_every_produced_message_has_its_spanish(
 
 def test_every_catalogue_code_has_its_spanish() -> None:
     assert i18n.missing_catalogue() == []
+
+
+# --- The front ends' own texts ---------------------------------------------------------------
+
+#: UI texts that are the same words in both languages.
+SAME_IN_BOTH = {"count.error", "severity.error", "hover.estimated"}
+
+
+def test_every_front_end_text_by_key_has_its_spanish() -> None:
+    keys = i18n.ui_keys()
+    assert len(keys) > 60
+    missing = sorted(k for k, forms in keys.items() if "es" not in forms)
+    assert missing == []
+    same = sorted(k for k, forms in keys.items() if forms["es"] == forms["en"] and k not in SAME_IN_BOTH)
+    assert same == [], "a Spanish text identical to its English (a copy, not a translation?)"
+
+
+def _snapshots() -> list[Any]:
+    from gemstack_lsp.host import AnalysisHost
+
+    out = []
+    for root in FIXTURE_REPOS:
+        host = AnalysisHost(str(root), DiskReader(root), AnalysisOptions(now=NOW))
+        out.append(host.snapshot())
+    return out
+
+
+def test_lens_titles_and_inlay_hints_of_the_fixtures_have_their_spanish() -> None:
+    from gemstack_lsp.ide.inlay_hints import inlay_hints
+    from gemstack_lsp.ide.lens import code_lenses
+
+    titles: list[str] = []
+    hints: list[str] = []
+    for snapshot in _snapshots():
+        repo = snapshot.repo
+        for feature in repo.features():
+            for rel in (feature.spec, feature.plan, feature.tasks):
+                if repo.document(rel).text is None:
+                    continue
+                titles += [lens.title for lens in code_lenses(snapshot, rel, snapshot.options)]
+                for hint in inlay_hints(snapshot, rel):
+                    hints.append(hint.label)
+                    if hint.tooltip is not None:
+                        hints.append(hint.tooltip)
+    assert len(titles) > 10 and len(hints) > 5  # the fixtures really have lenses and hints
+    assert i18n.missing_texts(i18n.LENS_TITLE, titles) == []
+    assert i18n.missing_texts(i18n.INLAY_HINT, hints) == []
+    # Every inlay hint's English form the module can write.
+    assert (
+        i18n.missing_texts(
+            i18n.INLAY_HINT,
+            ["passed", "not verified", "missing", "failed", "failed (supplemental)", "1 test bound", "3 tests bound"],
+        )
+        == []
+    )
+
+
+def test_static_completion_texts_have_their_spanish() -> None:
+    from gemstack_lsp.ide.completion import BLOCK_DESCRIPTIONS, SNIPPETS
+
+    texts = list(BLOCK_DESCRIPTIONS.values()) + [label for label, _ in SNIPPETS.values()]
+    texts += [f"Insert a new item of a {kind} block." for kind in SNIPPETS]
+    texts += ["required", "optional", "Gemstack block", "gemstack task metadata"]
+    assert i18n.missing_texts(i18n.COMPLETION, texts) == []
+
+
+#: Exceptions whose message the client sees, and the catalogue that holds its Spanish.
+_REFUSALS = {
+    "CommandError": i18n.COMMAND_ERROR,
+    "RestrictedMode": i18n.COMMAND_ERROR,
+    "RequestRefused": i18n.REFUSAL,
+    "RenameRefused": i18n.REFUSAL,
+    "FormatRefused": i18n.REFUSAL,
+}
+
+
+def _literal_parts(node: Any) -> list[str] | None:
+    """The literal text of a string or f-string argument (``None``: not a literal)."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    return None
+
+
+def test_every_refusal_and_command_error_written_in_the_source_has_its_spanish() -> None:
+    """Each literal part of a message given to ``CommandError`` (and the refusals of rename and
+    formatting) appears in a registered English template: a new English message without Spanish
+    fails here."""
+    import ast
+
+    sources = sorted((ROOT / "gemstack_lsp" / "server").glob("*.py"))
+    sources += [ROOT / "gemstack_lsp" / "ide" / "rename.py", ROOT / "gemstack_lsp" / "ide" / "formatting.py"]
+    english = {code: [t.english for t in i18n.templates(code)] for code in set(_REFUSALS.values())}
+    checked = 0
+    missing: list[str] = []
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
+                continue
+            code = _REFUSALS.get(node.func.id)
+            parts = _literal_parts(node.args[0]) if code is not None else None
+            if code is None or parts is None:
+                continue
+            checked += 1
+            for part in parts:
+                words = part.replace("{", "{{").replace("}", "}}").strip(" :;.,()'\"")
+                words = words.removeprefix("s. ")  # a plural ("{label}s. ..."): its own placeholder
+                if len(words) >= 3 and not any(words in t or part.strip() in t for t in english[code]):
+                    missing.append(f"{path.name}:{node.lineno}: {part!r}")
+    assert checked > 20
+    assert missing == [], "no Spanish template holds these texts:\n" + "\n".join(missing)
+
+
+def test_code_action_titles_have_their_spanish() -> None:
+    from gemstack_lsp.server.actions import REGENERATE_TITLE, VERIFY_TITLE
+    from gemstack_lsp.server.ignore_actions import ignore_here_title, ignore_repository_title
+
+    assert i18n.missing_texts(i18n.FIX, [REGENERATE_TITLE, VERIFY_TITLE]) == []
+    titles = ["Write plan with the safe plan writer", ignore_here_title("X_Y"), ignore_repository_title("X_Y")]
+    assert i18n.missing_texts(i18n.ACTION_TITLE, titles) == []

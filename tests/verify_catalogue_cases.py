@@ -142,6 +142,17 @@ CASES: list[tuple[str, Case]] = [
         "HIGH_RISK_MISSING_ROLLBACK_PLAN",
         case({".gemstack/state.json": json.dumps({"active_spec": F}), f"{F}/spec.md": "**Rigor**: high-risk\n"}),
     ),
+    (
+        "HIGH_RISK_INSUFFICIENT_APPROVALS",
+        case(
+            {
+                ".gemstack/state.json": json.dumps({"active_spec": F}),
+                f"{F}/spec.md": "**Rigor**: high-risk\n## Threat Model\n",
+                f"{F}/plan.md": "## Rollback Plan\n",
+                f"{F}/.gemstack.json": json.dumps({"approvals": [{"approver": "ana", "signature": "s1"}]}),
+            }
+        ),
+    ),
     ("DELTA_PARSE_ERROR", case({f"{F}/spec.md": "```gemstack-spec-delta\n{,}\n```\n"})),
     ("INVALID_DELTA_SCHEMA", case({f"{F}/spec.md": "```gemstack-spec-delta\n1\n```\n"})),
     ("DELTA_TARGET_NOT_FOUND", case({f"{F}/spec.md": '```gemstack-spec-delta\n{"base_spec": "specs/none"}\n```\n'})),

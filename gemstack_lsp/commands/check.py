@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.commands.output import say, write_stdout
+from gemstack_lsp.core.i18n import CLI_MESSAGE, current_language, localize
 from gemstack_lsp.core.options import AMENDMENT_SECRET_ENV, ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.reader import normalize_relpath
 
@@ -118,8 +119,13 @@ def _codes(values: list[str] | None) -> list[str]:
     return [c.strip() for v in values or [] for c in v.split(",") if c.strip()]
 
 
+def _say(message: str) -> None:
+    """A message of this command on stderr, in the run's language."""
+    say(f"gemstack-lsp check: {localize(CLI_MESSAGE, message, current_language())}", err=True)
+
+
 def _fail(message: str) -> int:
-    say(f"gemstack-lsp check: {message}", err=True)
+    _say(message)
     return EXIT_USAGE
 
 
@@ -136,7 +142,7 @@ def _explicit_config(raw: str) -> ProjectConfig | None:
     for message in config.errors:
         say(f"gemstack-lsp check: {message}", err=True)
     if not config.parsed:
-        say(f"gemstack-lsp check: the configuration {raw} cannot be used", err=True)
+        _say(f"the configuration {raw} cannot be used")
         return None
     return config
 
@@ -183,7 +189,6 @@ def run(args: argparse.Namespace) -> int:
     from gemstack_lsp.commands.output import json_text
     from gemstack_lsp.core.config import merge_select, read_project_config
     from gemstack_lsp.core.findings import CATALOGUE
-    from gemstack_lsp.core.i18n import current_language
     from gemstack_lsp.core.policy import known_families
     from gemstack_lsp.fs import DiskReader
     from gemstack_lsp.host import AnalysisHost
@@ -287,10 +292,9 @@ def run(args: argparse.Namespace) -> int:
     write_stdout(out)
     internal = sum(1 for r in reports for f in r.findings if f.code == INTERNAL_ERROR)
     if internal:
-        say(
-            f"gemstack-lsp check: internal error: {internal} check(s) failed unexpectedly "
-            f"(see the {INTERNAL_ERROR} findings); the other checks ran. Please report it.",
-            err=True,
+        _say(
+            f"internal error: {internal} check(s) failed unexpectedly "
+            f"(see the {INTERNAL_ERROR} findings); the other checks ran. Please report it."
         )
         return EXIT_INTERNAL_ERROR
     for raw, root, scope, why in escaped:

@@ -965,6 +965,17 @@ _ENTRIES: tuple[CodeInfo, ...] = (
         "two human approvals live in the feature's .gemstack.json sidecar.)",
     ),
     _c(
+        "HIGH_RISK_INSUFFICIENT_APPROVALS",
+        B,
+        False,
+        "rigor",
+        "A high-risk feature has fewer than two distinct human approvals.",
+        "Rigor `high-risk` requires at least 2 distinct human approval signatures in the feature's "
+        ".gemstack.json sidecar: `approvals: [{approver, signature, timestamp}, ...]`. An approval counts when "
+        "both approver and signature are set; approvals by the same approver count once. A missing or "
+        "unreadable sidecar has no approvals (as `gemstack spec validate` reads it).",
+    ),
+    _c(
         "DELTA_PARSE_ERROR",
         B,
         False,

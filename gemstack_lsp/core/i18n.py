@@ -73,6 +73,30 @@ NOTE = "@note"
 SERVER_MESSAGE = "@server"
 #: The code under which code-lens titles are registered.
 LENS_TITLE = "@lens"
+#: The code under which code-action titles (beside the fixes' own) are registered.
+ACTION_TITLE = "@action"
+#: The code under which the errors of ``workspace/executeCommand`` (``CommandError``) are registered.
+COMMAND_ERROR = "@command"
+#: The code under which a request's refusals (rename, formatting) are registered.
+REFUSAL = "@refusal"
+#: The code under which inlay-hint labels and tooltips are registered.
+INLAY_HINT = "@inlay"
+#: The code under which completion labels, details and documentation are registered.
+COMPLETION = "@completion"
+#: The code under which the CLI's own messages on stderr (usage errors) are registered.
+CLI_MESSAGE = "@cli"
+#: Every catalogue of front-end texts (templates by code), for the coverage test.
+FRONT_END_CODES = (
+    SERVER_MESSAGE,
+    LENS_TITLE,
+    ACTION_TITLE,
+    COMMAND_ERROR,
+    REFUSAL,
+    INLAY_HINT,
+    COMPLETION,
+    NOTE,
+    CLI_MESSAGE,
+)
 #: A vocabulary of its own: ``CODE: message``, the message translated by its code's templates.
 FINDING_VOCABULARY = "finding"
 
@@ -361,6 +385,22 @@ def missing_catalogue() -> list[str]:
     """Catalogue codes without Spanish summary and explanation."""
     _load()
     return [code for code in CATALOGUE if code not in _CATALOGUE_ES]
+
+
+def missing_texts(code: str, texts: Iterable[str]) -> list[str]:
+    """The texts of a front-end catalogue (``LENS_TITLE``, ``COMMAND_ERROR``, ...) without Spanish."""
+    _load()
+    out: list[str] = []
+    for text in texts:
+        if translate(code, text, "es") is None and text not in out:
+            out.append(text)
+    return out
+
+
+def ui_keys() -> dict[str, dict[Language, str]]:
+    """Every front-end text by key (both languages), for the coverage test."""
+    _load(checks=False)
+    return dict(_UI)
 
 
 def missing_templates(findings: Iterable[Finding]) -> list[tuple[str, str]]:

@@ -186,6 +186,13 @@ CATALOGUE_ES_VERIFY: dict[str, tuple[str, str]] = {
         "El rigor `high-risk` requiere una sección `## Rollback Plan` (o `## Plan de Rollback`) en plan.md. (Sus dos "
         "aprobaciones humanas están en el sidecar .gemstack.json de la feature.)",
     ),
+    "HIGH_RISK_INSUFFICIENT_APPROVALS": (
+        "Una feature de alto riesgo tiene menos de dos aprobaciones humanas distintas.",
+        "El rigor `high-risk` requiere al menos 2 firmas de aprobación humana distintas en el sidecar "
+        ".gemstack.json de la feature: `approvals: [{approver, signature, timestamp}, ...]`. Una aprobación cuenta "
+        "cuando tiene approver y signature; las aprobaciones de un mismo approver cuentan una vez. Un sidecar "
+        "ausente o ilegible no tiene aprobaciones (así lo lee `gemstack spec validate`).",
+    ),
     "DELTA_PARSE_ERROR": (
         "Un bloque gemstack-spec-delta no es JSON válido.",
         "Un delta de spec (Gemstack 2.0) es JSON estricto: {base_spec, added, modified, removed}, cada uno de los "

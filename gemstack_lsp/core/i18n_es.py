@@ -1368,6 +1368,9 @@ def install() -> None:
         i18n.register(i18n.LENS_TITLE, english, spanish)
     for key, (english, spanish) in UI.items():
         i18n.register_ui(key, english, spanish)
+    from gemstack_lsp.core import i18n_es_ui
+
+    i18n_es_ui.install()
     from gemstack_lsp.core.i18n_catalogue_es import CATALOGUE_ES
     from gemstack_lsp.core.i18n_catalogue_es_verify import CATALOGUE_ES_VERIFY
 

@@ -130,6 +130,14 @@ SPANISH_VERIFY: dict[str, list[tuple[str, str]]] = {
             'El rigor high-risk requiere una sección explícita de plan de rollback en plan.md ("## Rollback Plan").',
         ),
     ],
+    "HIGH_RISK_INSUFFICIENT_APPROVALS": [
+        (
+            "High-risk rigor requires at least 2 distinct human approval signatures (approvals with an approver and "
+            "a signature in {sidecar}). Found: {found}.",
+            "El rigor high-risk requiere al menos 2 firmas de aprobación humana distintas (aprobaciones con approver "
+            "y signature en {sidecar}). Encontradas: {found}.",
+        ),
+    ],
     "DELTA_PARSE_ERROR": [
         (
             "Malformed JSON in gemstack-spec-delta block: {error:json}",
@@ -262,6 +270,7 @@ PHRASES_VERIFY: dict[str, list[tuple[str, str]]] = {
 RELATED_VERIFY: list[tuple[str, str]] = [
     ("amendment {id}", "enmienda {id}"),
     ("the amendments", "las enmiendas"),
+    ("the approvals read", "las aprobaciones leídas"),
     ("gemstack init installed this repository", "gemstack init instaló este repositorio"),
     ("the base spec, {path}", "la spec base, {path}"),
     ('assigned role "{role}"', 'rol asignado "{role}"'),

@@ -10,13 +10,15 @@ matter wins. Levels and what each requires of the active feature:
 - ``feature``: plan.md and tasks.md, non-empty - FEATURE_PLAN_MISSING, FEATURE_TASKS_MISSING.
 - ``high-risk``: a ``## Threat Model`` (or ``## Modelo de Amenazas``) section in spec.md and a
   ``## Rollback Plan`` (``## Plan de Rollback``) section in plan.md -
-  HIGH_RISK_MISSING_THREAT_MODEL, HIGH_RISK_MISSING_ROLLBACK_PLAN.
+  HIGH_RISK_MISSING_THREAT_MODEL, HIGH_RISK_MISSING_ROLLBACK_PLAN; and two distinct human
+  approvals in the feature's ``.gemstack.json`` sidecar (``approvals: [{approver, signature,
+  timestamp}, ...]``, an entry counting when both approver and signature are set, each approver
+  once) - HIGH_RISK_INSUFFICIENT_APPROVALS.
 
 Any other level is INVALID_RIGOR_LEVEL. The reference validates the active feature only; so
 does this module, and only when the spec declares a level (undeclared, the reference assumes
 ``feature``, which every Gemstack 1.x spec would fail without plan.md; see ``docs/verify.md``).
-High-risk's two human approvals live in the feature's ``.gemstack.json`` sidecar, which this
-module does not read.
+The reference stops at the first unmet requirement of a level; this module reports them all.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.findings import Finding, Related
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.repo import Feature, GemstackRepo
+from gemstack_lsp.core.suppressions import SIDECAR, read_sidecar
 from gemstack_lsp.core.text import Span
 
 RIGOR_LEVELS = ("quick", "fix", "feature", "high-risk")
@@ -45,6 +49,9 @@ SPANISH: Mapping[str, str] = {
     "FEATURE_TASKS_MISSING": "Feature rigor requires tasks.md",
     "HIGH_RISK_MISSING_THREAT_MODEL": "High-risk rigor requires an explicit Threat Model section in spec.md",
     "HIGH_RISK_MISSING_ROLLBACK_PLAN": "High-risk rigor requires an explicit Rollback Plan section in plan.md",
+    "HIGH_RISK_INSUFFICIENT_APPROVALS": (
+        "High-risk rigor requires at least 2 distinct human approval signatures. Found: {found}"
+    ),
 }
 
 #: JavaScript's ``\s`` (the reference's regular expressions use it), as a character class body.
@@ -137,6 +144,42 @@ def has_regression_test(matrix: JsonArray) -> bool:
     return False
 
 
+def _approver_key(value: Any) -> tuple[str, Any]:
+    """A value as a member of a JavaScript ``Set``: primitives by value (a JSON number is one
+    double), objects and arrays by identity (never equal to another)."""
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, int | float):
+        return ("number", float(value))
+    if isinstance(value, str):
+        return ("string", value)
+    return ("object", id(value))
+
+
+def _js_truthy(value: Any) -> bool:
+    if value is None or value is False:
+        return False
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value != 0 and value == value
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def distinct_approvers(sidecar: Mapping[str, Any]) -> int:
+    """How many distinct approvers the sidecar's ``approvals`` hold, as the reference counts them:
+    entries whose ``approver`` and ``signature`` are both truthy, one per distinct approver."""
+    approvals = sidecar.get("approvals")
+    if not isinstance(approvals, list):
+        return 0
+    keys = {
+        _approver_key(a["approver"])
+        for a in approvals
+        if isinstance(a, dict) and _js_truthy(a.get("approver")) and _js_truthy(a.get("signature"))
+    }
+    return len(keys)
+
+
 def rigor_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
     """The rigor findings of the active feature whose spec.md declares a level."""
     active = repo.active_feature()
@@ -215,6 +258,21 @@ def rigor_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
                     feature.plan if plan else feature.spec,
                     None if plan else at,
                     subject=level,
+                )
+            )
+        found = distinct_approvers(read_sidecar(repo, feature))
+        if found < 2:
+            sidecar = feature.file(SIDECAR)
+            exists = repo.document(sidecar).text is not None
+            out.append(
+                Finding(
+                    "HIGH_RISK_INSUFFICIENT_APPROVALS",
+                    f"High-risk rigor requires at least 2 distinct human approval signatures (approvals with an "
+                    f"approver and a signature in {sidecar}). Found: {found}.",
+                    feature.spec,
+                    at,
+                    subject=level,
+                    related=(Related(sidecar, None, "the approvals read"),) if exists else (),
                 )
             )
     return out

@@ -224,7 +224,7 @@ def feature_suppression_findings(repo: GemstackRepo, feature: Feature) -> list[F
     return out
 
 
-def _sidecar(repo: GemstackRepo, feature: Feature) -> dict[str, Any]:
+def read_sidecar(repo: GemstackRepo, feature: Feature) -> dict[str, Any]:
     """The sidecar as upstream's ``readSidecar`` gives it (missing or unparseable: defaults)."""
     defaults: dict[str, Any] = {"phase_hashes": {}, "historical_findings": [], "accepted_exceptions": []}
     doc = repo.document(feature.file(SIDECAR))
@@ -303,7 +303,7 @@ def exceptions_on(
 
 def accepted_exceptions(repo: GemstackRepo, feature: Feature) -> tuple[Suppression, ...]:
     """The sidecar's accepted exceptions, each naming the finding it hides by fingerprint."""
-    entries = _sidecar(repo, feature).get("accepted_exceptions")
+    entries = read_sidecar(repo, feature).get("accepted_exceptions")
     if not isinstance(entries, list) or not entries:
         return ()
     by_fingerprint: dict[str, dict[str, Any]] = {}

@@ -120,21 +120,18 @@ def finding_code_section(code: str, language: Language = "en") -> str | None:
     documentation = ui("hover.documentation", language)
     return (
         f"**{code}** · {severity} · {waivable}\n\n{summary}\n\n{explanation}\n\n"
-        f"{silence_hint(code)}\n\n"
+        f"{silence_hint(code, language)}\n\n"
         f"[{documentation}]({info.docs_url})"
     )
 
 
-def silence_hint(code: str) -> str:
-    """How a team silences findings of ``code`` (or why it cannot)."""
+def silence_hint(code: str, language: Language = "en") -> str:
+    """How a team silences findings of ``code`` (or why it cannot), in ``language``."""
     if not is_silenceable(code):
-        return "This finding cannot be silenced: fix its cause (see the configuration page, docs/configuration.md)."
+        return ui("hover.cannot_silence", language)
     if code in SUPPRESSION_CODES:
-        return f'To silence it: `ignore = ["{code}"]` in `.gemstack/lsp.toml`.'
-    return (
-        f"To silence it: `<!-- gemstack-lsp-ignore {code} reason -->` on the line before it (Markdown), "
-        f'or `ignore = ["{code}"]` (or `[severity]`, `[[overrides]]` for some paths) in `.gemstack/lsp.toml`.'
-    )
+        return ui("hover.silence_config", language, code=code)
+    return ui("hover.silence_comment", language, code=code)
 
 
 def suppression_sections(snapshot: Snapshot, rel: str, offset: int) -> list[str]:
@@ -190,14 +187,15 @@ def contract_section(ctx: HoverContext) -> str | None:
     contract = next((c for c in declared if c.id == ctx.word), None)
     if contract is None:
         return None
-    lines = [f"**Frozen contract `{contract.id}`** · `{contract.type}`", ""]
+    lang = ctx.language
+    lines = [ui("hover.contract", lang, id=contract.id, type=contract.type), ""]
     if contract.has_value:
-        lines.append(f"- value: `{_fmt(contract.value)}`")
+        lines.append(ui("hover.value", lang, value=_fmt(contract.value)))
     if contract.values is not None:
-        lines.append(f"- values: `{_fmt(list(contract.values))}`")
+        lines.append(ui("hover.values", lang, values=_fmt(list(contract.values))))
     if contract.entity is not None:
-        lines.append(f"- entity: `{contract.entity}`")
-    lines.append(f"- declared in `{_line(ctx.repo, ctx.feature.spec, contract.id_span.start)}`")
+        lines.append(ui("hover.entity", lang, entity=contract.entity))
+    lines.append(ui("hover.declared_in", lang, where=_line(ctx.repo, ctx.feature.spec, contract.id_span.start)))
     for path in (ctx.feature.plan, ctx.feature.tasks):
         other = _blocks(ctx, path)
         again = next((c for c in other.contract_items if c.id == contract.id), None) if other else None
@@ -205,14 +203,14 @@ def contract_section(ctx: HoverContext) -> str | None:
             continue
         agree = _contract_claim(again) == _contract_claim(contract)
         where = _line(ctx.repo, path, again.id_span.start)
-        lines.append(f"- redeclared in `{where}`: {'agrees' if agree else '**disagrees**'}")
+        lines.append(ui("hover.redeclared_agrees" if agree else "hover.redeclared_disagrees", lang, where=where))
     capsule = _capsule_json(ctx.repo, ctx.feature)
     if capsule is None:
-        lines.append("- context capsule: none")
+        lines.append(ui("hover.capsule_none", lang))
     else:
         held = capsule.get("frozen_contracts")
         ids = {c.get("id") for c in held if isinstance(c, dict)} if isinstance(held, list) else set()
-        lines.append(f"- context capsule: {'holds it' if contract.id in ids else '**does not hold it**'}")
+        lines.append(ui("hover.capsule_holds" if contract.id in ids else "hover.capsule_lacks", lang))
     if contract.description:
         lines += ["", contract.description]
     return "\n".join(lines)
@@ -235,25 +233,24 @@ def test_section(ctx: HoverContext) -> str | None:
         return None
     spec = _blocks(ctx, ctx.feature.spec)
     entry = next((e for e in spec.test_matrix.items if e.id == ctx.word), None) if spec else None
-    lines = [f"**Acceptance test `{ctx.word}`**", ""]
+    lang = ctx.language
+    lines = [ui("hover.test", lang, id=ctx.word), ""]
     if entry is None:
-        lines.append("Not in the spec's `gemstack-test-matrix`.")
+        lines.append(ui("hover.test_not_in_matrix", lang))
     else:
-        lines.append(f"- category `{entry.category}` · layer `{entry.layer}` · gate `{entry.gate}`")
-        lines.append(f"- declared in `{_line(ctx.repo, ctx.feature.spec, entry.id_span.start)}`")
-        lines += ["", entry.description, "", f"Pass criteria: {entry.pass_criteria}"]
+        lines.append(ui("hover.test_entry", lang, category=entry.category, layer=entry.layer, gate=entry.gate))
+        lines.append(ui("hover.test_declared_in", lang, where=_line(ctx.repo, ctx.feature.spec, entry.id_span.start)))
+        lines += ["", entry.description, "", ui("hover.pass_criteria", lang, criteria=entry.pass_criteria)]
     plan = _blocks(ctx, ctx.feature.plan)
     bindings = [b for b in plan.test_bindings.items if b.test_id == ctx.word] if plan else []
     if bindings:
-        lines += [
-            "",
-            "Bound to: " + ", ".join(f"`{b.file}` ({b.runner})" if b.runner else f"`{b.file}`" for b in bindings),
-        ]
+        files = ", ".join(f"`{b.file}` ({b.runner})" if b.runner else f"`{b.file}`" for b in bindings)
+        lines += ["", ui("hover.bound_to", lang, files=files)]
     else:
-        lines += ["", "No test binding in plan.md."]
+        lines += ["", ui("hover.no_binding", lang)]
     tasks = _tasks_naming(ctx.snapshot, ctx.feature, ctx.word)
     if tasks:
-        lines += ["", "Named by tasks: " + ", ".join(tasks)]
+        lines += ["", ui("hover.named_by_tasks", lang, tasks=", ".join(tasks))]
     return "\n".join(lines)
 
 
@@ -283,9 +280,10 @@ def _cost_view(ctx: HoverContext) -> tuple[CostView, AnalysisOptions]:
 def _ledger_lines(ctx: HoverContext, fc: Any, provider: str | None, capability: str | None) -> list[str]:
     from gemstack_lsp.core.cost.ledger import check_staleness
 
+    lang = ctx.language
     ledger = fc.ledger.ledger if fc.ledger is not None else None
     if ledger is None:
-        return [f"- ledger: none valid at `{fc.ledger_path}`"]
+        return [ui("hover.ledger_none", lang, path=fc.ledger_path)]
     out: list[str] = []
     now = _cost_view(ctx)[1].clock()
     for key, entry in ledger.providers.items():
@@ -297,14 +295,27 @@ def _ledger_lines(ctx: HoverContext, fc: Any, provider: str | None, capability: 
             fresh = check_staleness(
                 cap.freshness_date if cap.freshness_date is not None else None, now, ctx.max_ledger_age_days
             )
-            age = "stale" if fresh.is_stale else f"fresh ({fresh.age_days} days old)"
-            cost = "" if cap.estimated_unit_cost is None else f" · est. {cap.estimated_unit_cost} {ledger.currency}"
+            age = ui("hover.stale", lang) if fresh.is_stale else ui("hover.fresh", lang, days=fresh.age_days)
+            cost = (
+                ""
+                if cap.estimated_unit_cost is None
+                else ui("hover.estimated", lang, cost=cap.estimated_unit_cost, currency=ledger.currency)
+            )
             out.append(
-                f"- `{key}` / `{cap_id}`: cost_state `{cap.cost_state}`{cost} · "
-                f"freshness `{cap.freshness_date}` {age} (`{_line(ctx.repo, ledger.path, cap.key_span.start)}`)"
+                ui(
+                    "hover.ledger_entry",
+                    lang,
+                    provider=key,
+                    capability=cap_id,
+                    state=cap.cost_state,
+                    cost=cost,
+                    date=cap.freshness_date,
+                    age=age,
+                    where=_line(ctx.repo, ledger.path, cap.key_span.start),
+                )
             )
     if not out:
-        out.append(f"- ledger `{ledger.path}`: **no entry** (treated as UNKNOWN, never FREE)")
+        out.append(ui("hover.ledger_no_entry", lang, path=ledger.path))
     return out
 
 
@@ -316,18 +327,19 @@ def provider_section(ctx: HoverContext) -> str | None:
     fc = view.feature(ctx.feature)
     provider = fc.registry.get(ctx.word)
     if provider is not None:
-        lines = [f"**Provider `{provider.id}`** · `{provider.type}`", ""]
-        caps = ", ".join(f"`{c}`" for c in sorted(provider.capabilities)) or "none"
-        lines.append(f"- capabilities: {caps}")
+        lang = ctx.language
+        lines = [ui("hover.provider", lang, id=provider.id, type=provider.type), ""]
+        caps = ", ".join(f"`{c}`" for c in sorted(provider.capabilities)) or ui("hover.no_capabilities", lang)
+        lines.append(ui("hover.capabilities", lang, caps=caps))
         sources = ", ".join(f"`{_line(ctx.repo, d.path, d.id_span.start)}`" for d in provider.declarations)
-        lines.append(f"- declared in {sources}")
+        lines.append(ui("hover.provider_declared_in", lang, sources=sources))
         lines += _ledger_lines(ctx, fc, provider.id, None)
         return "\n".join(lines)
     users = [p for p in fc.registry.providers.values() if ctx.word in p.capabilities]
     if not users:
         return None
-    lines = [f"**Capability `{ctx.word}`**", ""]
-    lines.append("- providers: " + ", ".join(f"`{p.id}` ({p.type})" for p in users))
+    lines = [ui("hover.capability", ctx.language, id=ctx.word), ""]
+    lines.append(ui("hover.providers", ctx.language, providers=", ".join(f"`{p.id}` ({p.type})" for p in users)))
     lines += _ledger_lines(ctx, fc, None, ctx.word)
     return "\n".join(lines)
 
@@ -344,19 +356,20 @@ def action_section(ctx: HoverContext) -> str | None:
     if action is None:
         return None
     chains = preview_chain(ctx.repo, action.id, None, feature_name=ctx.feature.name, options=opts)
-    providers = " → ".join(f"`{p.id}`" for p in action.providers) or "none"
+    lang = ctx.language
+    providers = " → ".join(f"`{p.id}`" for p in action.providers) or ui("hover.none", lang)
     lines = [
-        f"**Billable action `{action.id}`** · `{action.category}`",
+        ui("hover.action", lang, id=action.id, category=action.category),
         "",
-        f"- capability `{action.capability_id}` · providers {providers}",
-        f"- declared in `{_line(ctx.repo, action.path, action.id_span.start)}`",
+        ui("hover.action_capability", lang, capability=action.capability_id, providers=providers),
+        ui("hover.action_declared_in", lang, where=_line(ctx.repo, action.path, action.id_span.start)),
         "",
-        "| environment | decision | reason |",
+        ui("hover.gate_header", lang),
         "|---|---|---|",
     ]
     for tier, chain in chains.items():
         d = chain.decision
-        mark = " (current)" if tier == ctx.environment else ""
+        mark = ui("hover.current", lang) if tier == ctx.environment else ""
         message = d.message.replace("|", "\\|")
         lines.append(f"| {tier}{mark} | {d.decision} | `{d.reason_code}`: {message} |")
     if action.description:
@@ -402,7 +415,7 @@ def key_section(ctx: HoverContext) -> str | None:
     title, description = described
     key = where.path[-1]
     head = f"**`{key}`**" + (f" · {title}" if title else "")
-    return f"{head}\n\n{description}".rstrip() + f"\n\n(`{schema}` schema)"
+    return f"{head}\n\n{description}".rstrip() + "\n\n" + ui("hover.schema", ctx.language, schema=schema)
 
 
 def _swarm_section(ctx: HoverContext) -> str | None:

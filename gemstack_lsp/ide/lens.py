@@ -23,6 +23,7 @@ from typing import Any
 
 from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, verify_capsule
 from gemstack_lsp.core.cost.checks import preview_action
+from gemstack_lsp.core.i18n import Language, localize
 from gemstack_lsp.core.identity import IS_GEMSTACK, is_gemstack_repository
 from gemstack_lsp.core.jsonspan import JsonArray
 from gemstack_lsp.core.options import AnalysisOptions
@@ -69,8 +70,9 @@ def _names(items: list[str]) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def capsule_state_title(state: str, findings: Any, feature_path: str) -> str:
-    """The words of the state lens for a verify result."""
+def capsule_state_title(state: str, findings: Any, feature_path: str, language: Language = "en") -> str:
+    """The words of the state lens for a verify result (English, but for INVALID's reason: the
+    first finding's message, shortened after it is put in ``language``, with the whole title)."""
     if state == VALID:
         return "Capsule: VALID"
     if state == STALE:
@@ -86,10 +88,15 @@ def capsule_state_title(state: str, findings: Any, feature_path: str) -> str:
         return f"Capsule: STALE ({_names(changed)} changed)" if changed else "Capsule: STALE"
     if state == INVALID:
         first = next(iter(findings), None)
-        reason = first.message if first is not None else "cannot be trusted"
+        if first is None:
+            reason = "cannot be trusted" if language == "en" else "no es fiable"
+        else:
+            reason = localize(first.code, first.message, language)
+            if language != "en" and reason == first.message:
+                language = "en"  # a message without Spanish keeps the whole title English
         if len(reason) > 80:
             reason = reason[:77] + "..."
-        return f"Capsule: INVALID ({reason})"
+        return f"{'Cápsula' if language == 'es' else 'Capsule'}: INVALID ({reason})"
     if state == MISSING:
         return "Capsule: MISSING"
     if state == LEGACY:
@@ -97,7 +104,7 @@ def capsule_state_title(state: str, findings: Any, feature_path: str) -> str:
     return f"Capsule: {state}"
 
 
-def capsule_lenses(snapshot: Snapshot, path: str) -> list[LensInfo]:
+def capsule_lenses(snapshot: Snapshot, path: str, language: Language = "en") -> list[LensInfo]:
     """The capsule lenses of a feature's spec.md (none for any other file)."""
     repo = snapshot.repo
     feature = repo.feature_of(path)
@@ -109,7 +116,7 @@ def capsule_lenses(snapshot: Snapshot, path: str) -> list[LensInfo]:
     heading = next((i for i in items if i.kind == "heading"), None)
     span = heading.selection if heading is not None else Span(0, 0)
     result = verify_capsule(repo, feature)
-    title = capsule_state_title(result.state, result.findings, feature.path)
+    title = capsule_state_title(result.state, result.findings, feature.path, language)
     exists = result.state not in (MISSING, LEGACY)
     return [
         LensInfo(span, title),
@@ -156,14 +163,17 @@ def billable_lenses(snapshot: Snapshot, path: str, options: AnalysisOptions) -> 
     return out
 
 
-def code_lenses(snapshot: Snapshot, path: str, options: AnalysisOptions) -> tuple[LensInfo, ...]:
+def code_lenses(
+    snapshot: Snapshot, path: str, options: AnalysisOptions, language: Language = "en"
+) -> tuple[LensInfo, ...]:
     """Every lens of the document at ``path``: capsule lenses, then gate previews in
-    ``options.environment`` (computed once per revision and options)."""
+    ``options.environment`` (computed once per revision, options and language). Titles are
+    English (the server puts them in the client's language) but for an INVALID capsule's reason."""
 
     def compute(snap: Snapshot) -> tuple[LensInfo, ...]:
         infos: list[LensInfo] = []
         computations: list[Callable[[], list[LensInfo]]] = [
-            lambda: capsule_lenses(snap, path),
+            lambda: capsule_lenses(snap, path, language),
             lambda: billable_lenses(snap, path, options),
         ]
         for lenses in computations:
@@ -173,4 +183,4 @@ def code_lenses(snapshot: Snapshot, path: str, options: AnalysisOptions) -> tupl
                 log.exception("code lens failed for %s", path)
         return tuple(infos)
 
-    return snapshot.derived(("ide.lenses", path, options), compute)
+    return snapshot.derived(("ide.lenses", path, options, language), compute)

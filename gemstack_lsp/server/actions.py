@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
+from gemstack_lsp.core.i18n import ACTION_TITLE, FIX, Language, translate
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.commands import plan_location
 from gemstack_lsp.server.context import current_view, take_view
@@ -104,7 +105,7 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
             )
         )
     if root is None or rel is None:
-        return _for_client(session.client.code_action_literals, out)
+        return _for_client(session.client.code_action_literals, _localized(out, session.language))
     versions = dict(view.versions)
     # One action per intent: several diagnostics offer the same fix (each capsule finding
     # offers "Regenerate"), and the source actions repeat the capsule commands. The first
@@ -137,7 +138,7 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
             if not _kind_allowed(kind, only) or _intent(command, (target,), root) in intents:
                 continue
             out.append(lsp.CodeAction(title=title, kind=kind, command=_command(title, command, target)))
-    return _for_client(session.client.code_action_literals, out)
+    return _for_client(session.client.code_action_literals, _localized(out, session.language))
 
 
 def _ignore_actions(
@@ -168,6 +169,29 @@ def _ignore_actions(
     except Exception:  # the other code actions must not be lost to a surprising document
         log.exception("the ignore quick fixes failed for %s", rel)
         return []
+
+
+def _title(title: str, language: Language) -> str:
+    """A code action's title in ``language``: a fix's title or one of the actions' own."""
+    if language == "en":
+        return title
+    for code in (ACTION_TITLE, FIX):
+        translated = translate(code, title, language)
+        if translated is not None:
+            return translated
+    return title
+
+
+def _localized(out: list[lsp.CodeAction | lsp.Command], language: Language) -> list[lsp.CodeAction | lsp.Command]:
+    """The actions with their titles (and their commands' titles) in the client's language."""
+    if language == "en":
+        return out
+    for action in out:
+        action.title = _title(action.title, language)
+        command = getattr(action, "command", None)
+        if isinstance(command, lsp.Command):
+            command.title = _title(command.title, language)
+    return out
 
 
 def _for_client(literals: bool, out: list[lsp.CodeAction | lsp.Command]) -> list[lsp.CodeAction | lsp.Command]:

@@ -30,7 +30,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from gemstack_lsp import containment
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.i18n import SERVER_MESSAGE, localize
+from gemstack_lsp.core.i18n import COMMAND_ERROR, SERVER_MESSAGE, Language, localize
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span, utf8
@@ -60,6 +60,16 @@ class CommandError(JsonRpcInvalidParams):
 
     def __init__(self, message: str) -> None:
         super().__init__(message=f"gemstack: {message}")
+
+
+def localized_error(error: CommandError, language: Language) -> CommandError:
+    """``error`` with its message in ``language`` (the client's; unchanged when English)."""
+    prefix = "gemstack: "
+    message = str(error.message)
+    if language == "en" or not message.startswith(prefix):
+        return error
+    translated = localize(COMMAND_ERROR, message[len(prefix) :], language)
+    return error if translated == message[len(prefix) :] else type(error)(translated)
 
 
 def _path_of(server: GemstackServer, arg: Any) -> str:
@@ -144,6 +154,8 @@ def resolve_feature(server: GemstackServer, arg: Any) -> tuple[str, Feature]:
 async def progress(server: GemstackServer, title: str) -> AsyncIterator[Any]:
     """``$/progress`` around a piece of work, when the client supports server-created progress."""
     token: str | None = None
+    language = server.session.language
+    title = localize(SERVER_MESSAGE, title, language)
     if server.session.client.work_done_progress:
         token = f"gemstack-{uuid.uuid4()}"
         try:
@@ -155,13 +167,15 @@ async def progress(server: GemstackServer, title: str) -> AsyncIterator[Any]:
 
     def report(message: str, percentage: int) -> None:
         if token is not None:
+            message = localize(SERVER_MESSAGE, message, language)
             server.work_done_progress.report(token, lsp.WorkDoneProgressReport(message=message, percentage=percentage))
 
     try:
         yield report
     finally:
         if token is not None:
-            server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
+            done = localize(SERVER_MESSAGE, "done", language)
+            server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=done))
 
 
 def _show(server: GemstackServer, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
@@ -186,7 +200,9 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
         result = await loop.run_in_executor(engine.executor, generate_capsule, repo, feature, now)
         report(f"generated {feature.capsule}", 50)
         if not result.ok or result.data is None:
-            message = f"Context capsule not generated for {feature.path}: {result.error_message}"
+            first = result.findings[0] if result.findings else None
+            why = f"{first.code}: {first.message}" if first is not None else "no reason given"
+            message = f"Context capsule not generated for {feature.path}: {why}"
             _show(server, message, lsp.MessageType.Error)
             return {"written": False, "path": feature.capsule, "message": result.error_message}
         target = os.path.join(root, feature.capsule)
@@ -476,15 +492,19 @@ def _register_one(server: GemstackServer, name: str, handler: Any) -> None:
     async def run(ls: Any, *args: Any) -> Any:
         server.stats[name] += 1
         if name in WRITING_COMMANDS and server.session.restricted:
-            raise RestrictedMode(
+            refusal = RestrictedMode(
                 f"{name} writes files, and this workspace is not trusted (Restricted Mode); "
                 "trust the folder to regenerate capsules or write plans"
             )
+            raise localized_error(refusal, server.session.language)
         try:
-            return await handler(server, *args)
-        except OSError as error:
-            # A full, read-only or forbidden disk is a refusal to explain, not an internal error:
-            # the writers leave nothing behind (temporary files are removed), so say so.
-            raise CommandError(f"{name} could not finish: {_os_error(error)}; nothing was written") from None
+            try:
+                return await handler(server, *args)
+            except OSError as error:
+                # A full, read-only or forbidden disk is a refusal to explain, not an internal error:
+                # the writers leave nothing behind (temporary files are removed), so say so.
+                raise CommandError(f"{name} could not finish: {_os_error(error)}; nothing was written") from None
+        except CommandError as refusal:
+            raise localized_error(refusal, server.session.language) from None
 
     server.command(name)(run)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
 from gemstack_lsp import ide
+from gemstack_lsp.core.i18n import COMPLETION, Language, localize
+from gemstack_lsp.ide import Candidate
 from gemstack_lsp.server import convert, convert_ide
 from gemstack_lsp.server.context import document_context
 from gemstack_lsp.server.requests import request
@@ -25,6 +28,9 @@ def completion(server: GemstackServer, params: lsp.CompletionParams) -> lsp.Comp
     server.stats["completion"] += 1
     offset = convert.to_offset(ctx.source, params.position, ctx.encoding)
     candidates = ide.complete(ctx.snapshot, ctx.rel, offset)
+    language = server.session.language  # labels, details and documentation in the client's language
+    if language != "en":
+        candidates = [_localized(c, language) for c in candidates]
     return lsp.CompletionList(
         # Items narrowed by the typed text: a client that re-filters its cached list (on a
         # backspace, say) would otherwise never see the items the first request left out.
@@ -33,6 +39,19 @@ def completion(server: GemstackServer, params: lsp.CompletionParams) -> lsp.Comp
             candidates, ctx.source, ctx.encoding, ctx.client.snippets, ctx.client.markdown_completion_docs
         ),
     )
+
+
+def _localized(candidate: Candidate, language: Language) -> Candidate:
+    """A completion item's texts in ``language``: the static ones the server writes (a block's
+    description, a snippet's name); a JSON Schema's own description stays English."""
+
+    def text(value: str | None) -> str | None:
+        return None if value is None else localize(COMPLETION, value, language)
+
+    if candidate.kind == "snippet":  # a snippet's name ("New contract"); other labels are JSON text
+        label = localize(COMPLETION, candidate.label, language)
+        candidate = dataclasses.replace(candidate, label=label, filter=label)
+    return dataclasses.replace(candidate, detail=text(candidate.detail), documentation=text(candidate.documentation))
 
 
 def register(server: GemstackServer) -> None:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.i18n import Language
+from gemstack_lsp.core.i18n import SERVER_MESSAGE, Language, localize
 from gemstack_lsp.core.text import Encoding
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.host.cancel import Cancelled, cancellation
@@ -423,7 +423,10 @@ class Diagnostics:
             return None
         self.server.work_done_progress.begin(
             token,
-            lsp.WorkDoneProgressBegin(title="Gemstack: analysing the workspace", message=f"0/{units} features"),
+            lsp.WorkDoneProgressBegin(
+                title=localize(SERVER_MESSAGE, "Gemstack: analysing the workspace", self.session.language),
+                message=localize(SERVER_MESSAGE, f"0/{units} features", self.session.language),
+            ),
         )
         return token
 
@@ -432,12 +435,16 @@ class Diagnostics:
             return
         self.server.work_done_progress.report(
             token,
-            lsp.WorkDoneProgressReport(message=f"{done}/{total} features", percentage=min(100, 100 * done // total)),
+            lsp.WorkDoneProgressReport(
+                message=localize(SERVER_MESSAGE, f"{done}/{total} features", self.session.language),
+                percentage=min(100, 100 * done // total),
+            ),
         )
 
     def _end_progress(self, token: str | None) -> None:
         if token is not None:
-            self.server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
+            done = localize(SERVER_MESSAGE, "done", self.session.language)
+            self.server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=done))
 
     # --- delivery ----------------------------------------------------------------------
 

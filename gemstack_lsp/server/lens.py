@@ -29,8 +29,8 @@ def code_lens(server: GemstackServer, params: lsp.CodeLensParams) -> list[lsp.Co
         return None
     server.stats["codeLens"] += 1
     options = analysis_options(ctx.settings, ctx.snapshot.options)
-    infos = ide.code_lenses(ctx.snapshot, ctx.rel, options)
     language = server.session.language  # the lens titles in the client's language
+    infos = ide.code_lenses(ctx.snapshot, ctx.rel, options, language)
     shown = [replace(i, title=localize(LENS_TITLE, i.title, language)) for i in infos]
     return [convert_ide.to_code_lens(i, ctx.source, ctx.encoding) for i in shown]
 

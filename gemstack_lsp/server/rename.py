@@ -33,7 +33,7 @@ from lsprotocol import types as lsp
 from gemstack_lsp.containment import real_within
 from gemstack_lsp.ide.rename import RenamePlan, RenameRefused, plan_rename, prepare_rename
 from gemstack_lsp.server import convert
-from gemstack_lsp.server.commands import CommandError
+from gemstack_lsp.server.commands import CommandError, localized_error
 from gemstack_lsp.server.context import DocumentContext, document_context
 from gemstack_lsp.server.requests import RequestRefused, request
 
@@ -217,7 +217,10 @@ def register(server: GemstackServer) -> None:
 
     async def run(ls: Any, *args: Any) -> Any:
         server.stats[RENAME_FROZEN] += 1
-        return await rename_frozen(server, *args)
+        try:
+            return await rename_frozen(server, *args)
+        except CommandError as refusal:
+            raise localized_error(refusal, server.session.language) from None
 
     server.command(RENAME_FROZEN)(run)
 

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 
+from gemstack_lsp.core.i18n import REFUSAL, localize
 from gemstack_lsp.host.cancel import Cancelled, cancellation
 from gemstack_lsp.server.context import RequestView, installed, take_view
 
@@ -211,7 +212,8 @@ def request(server: GemstackServer, method: str, options: Any = None) -> Callabl
                     raise ContentModified(method) from None
                 raise JsonRpcRequestCancelled() from None
             except RequestRefused as exc:
-                raise RequestFailed(str(exc), expected=True) from None
+                # The refusal in the client's language (rename, formatting).
+                raise RequestFailed(localize(REFUSAL, str(exc), server.session.language), expected=True) from None
             except JsonRpcException:
                 raise
             except Exception as exc:

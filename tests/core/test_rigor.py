@@ -86,12 +86,59 @@ def test_TEST_RIGOR_A03_feature_needs_plan_and_tasks() -> None:
 
 def test_TEST_RIGOR_A04_high_risk_needs_threat_model_and_rollback_plan() -> None:
     assert codes("**Rigor Level**: high-risk\n# High Risk Feature\n", "## Rollback Plan\nRollback via git revert.") == [
-        "HIGH_RISK_MISSING_THREAT_MODEL"
+        "HIGH_RISK_INSUFFICIENT_APPROVALS",
+        "HIGH_RISK_MISSING_THREAT_MODEL",
     ]
     spec = "**Rigor Level**: high-risk\n## Threat Model\nSTRIDE analysis.\n"
-    assert codes(spec, "# Implementation Plan") == ["HIGH_RISK_MISSING_ROLLBACK_PLAN"]
-    assert codes(spec, "## 4.1 Plan de Rollback\nSteps.") == []
-    assert codes("**Rigor**: high-risk\n## 3. Modelo de Amenazas\n", None) == ["HIGH_RISK_MISSING_ROLLBACK_PLAN"]
+    assert codes(spec, "# Implementation Plan") == [
+        "HIGH_RISK_INSUFFICIENT_APPROVALS",
+        "HIGH_RISK_MISSING_ROLLBACK_PLAN",
+    ]
+    assert codes(spec, "## 4.1 Plan de Rollback\nSteps.") == ["HIGH_RISK_INSUFFICIENT_APPROVALS"]
+    assert codes("**Rigor**: high-risk\n## 3. Modelo de Amenazas\n", None) == [
+        "HIGH_RISK_INSUFFICIENT_APPROVALS",
+        "HIGH_RISK_MISSING_ROLLBACK_PLAN",
+    ]
+
+
+TWO = {"approvals": [{"approver": "ana", "signature": "s1"}, {"approver": "luis", "signature": "s2"}]}
+
+
+def run_high_risk(sidecar: object | None, raw: str | None = None) -> list[Finding]:
+    files = {
+        ".gemstack/state.json": STATE,
+        f"{F}/spec.md": "**Rigor Level**: high-risk\n## Threat Model\nSTRIDE.\n",
+        f"{F}/plan.md": "## Rollback Plan\ngit revert.\n",
+    }
+    if sidecar is not None:
+        files[f"{F}/.gemstack.json"] = json.dumps(sidecar)
+    if raw is not None:
+        files[f"{F}/.gemstack.json"] = raw
+    return [f for f in analyze(GemstackRepo("/repo", MemoryReader(files))) if f.code.startswith(RIGOR)]
+
+
+def test_high_risk_needs_two_distinct_human_approvals() -> None:
+    """sdd-rigor.js @ 443ae6c step 3: approvals in the feature's sidecar with approver and
+    signature, counted once per approver; fewer than two is HIGH_RISK_INSUFFICIENT_APPROVALS."""
+    assert run_high_risk(TWO) == []
+    (f,) = run_high_risk(None)
+    assert f.code == "HIGH_RISK_INSUFFICIENT_APPROVALS" and f.path == f"{F}/spec.md"
+    assert f.message.endswith("Found: 0.") and f.related == ()
+    one = {"approvals": [{"approver": "ana", "signature": "s1"}, {"approver": "ana", "signature": "s2"}]}
+    (f,) = run_high_risk(one)
+    assert f.message.endswith("Found: 1.")
+    assert [r.path for r in f.related] == [f"{F}/.gemstack.json"]
+    unsigned = {"approvals": [{"approver": "ana", "signature": "s1"}, {"approver": "luis", "signature": ""}]}
+    assert [f.code for f in run_high_risk(unsigned)] == ["HIGH_RISK_INSUFFICIENT_APPROVALS"]
+    not_a_list = {"approvals": {"approver": "ana", "signature": "s1"}}
+    assert [f.code for f in run_high_risk(not_a_list)] == ["HIGH_RISK_INSUFFICIENT_APPROVALS"]
+    # An unparsable sidecar reads as the defaults (no approvals), as readSidecar does.
+    assert [f.code for f in run_high_risk(None, raw="{not json")] == ["HIGH_RISK_INSUFFICIENT_APPROVALS"]
+    # Numbers are approvers too; 1 and 1.0 are one JavaScript number, "1" another value.
+    numbers = {"approvals": [{"approver": 1, "signature": "a"}, {"approver": 1.0, "signature": "b"}]}
+    assert [f.code for f in run_high_risk(numbers)] == ["HIGH_RISK_INSUFFICIENT_APPROVALS"]
+    mixed = {"approvals": [{"approver": 1, "signature": "a"}, {"approver": "1", "signature": "b"}]}
+    assert run_high_risk(mixed) == []
 
 
 def test_an_unknown_level_is_invalid_at_the_word() -> None:

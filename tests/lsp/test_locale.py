@@ -83,3 +83,87 @@ async def test_code_lens_titles_follow_the_locale(make_client: MakeClient, gem_r
         titles[locale] = [lens.command.title for lens in lenses or [] if lens.command is not None]
     assert "Capsule: MISSING" in titles["en"]
     assert "Cápsula: MISSING" in titles["es-ES"] and "Capsule: MISSING" not in titles["es-ES"]
+
+
+# --- The front ends' own texts (hover sections, completion, command errors, lenses) ----------
+
+
+async def _hover_at(h: Harness, rel: str, needle: str) -> str:
+    uri = h.open(rel)
+    result = await h.request(
+        lsp.TEXT_DOCUMENT_HOVER,
+        lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=h.position(rel, needle, 3)),
+    )
+    assert result is not None and isinstance(result.contents, lsp.MarkupContent)
+    value: str = result.contents.value
+    return value
+
+
+async def _block_completion(h: Harness) -> lsp.CompletionItem:
+    rel = "specs/009-context-capsule/notes.md"
+    text = "# Notes\n\n```gem"
+    uri = h.open(rel, text)
+    result = await h.request(
+        lsp.TEXT_DOCUMENT_COMPLETION,
+        lsp.CompletionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=2, character=6)
+        ),
+    )
+    items = list(result.items) if isinstance(result, lsp.CompletionList) else list(result or [])
+    return next(i for i in items if i.label == "gemstack-contracts")
+
+
+def _doc_text(item: lsp.CompletionItem) -> str:
+    doc = item.documentation
+    return doc.value if isinstance(doc, lsp.MarkupContent) else str(doc)
+
+
+async def _command_error(h: Harness) -> str:
+    from pygls.exceptions import JsonRpcException
+
+    with pytest.raises(JsonRpcException) as caught:
+        await h.request(
+            lsp.WORKSPACE_EXECUTE_COMMAND,
+            lsp.ExecuteCommandParams(command="gemstack.verifyCapsule", arguments=[]),
+        )
+    return str(caught.value)
+
+
+async def _lens_titles(h: Harness) -> list[str]:
+    uri = h.open(SPEC_009)
+    lenses = await h.request(
+        lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensParams(text_document=lsp.TextDocumentIdentifier(uri=uri))
+    )
+    return [lens.command.title for lens in lenses or [] if lens.command is not None]
+
+
+async def test_front_end_texts_in_english_by_default(make_client: MakeClient, gem_repo: Path) -> None:
+    h = await make_client("vscode", gem_repo, fake=False)
+    hover = await _hover_at(h, SPEC_009, '"TEST-CONTEXT-A01"')
+    assert "**Acceptance test `TEST-CONTEXT-A01`**" in hover and "Pass criteria: " in hover
+    assert "Prueba" not in hover
+    item = await _block_completion(h)
+    assert _doc_text(item) == "Frozen architecture contracts (spec.md, plan.md, tasks.md)."
+    assert "gemstack.verifyCapsule needs the feature (specs/<feature> or a URI)" in await _command_error(h)
+    titles = await _lens_titles(h)
+    assert "Generate capsule" in titles and "Verify" in titles
+
+
+async def test_front_end_texts_in_spanish_when_the_client_asks(make_client: MakeClient, gem_repo: Path) -> None:
+    h = await make_client("vscode", gem_repo, fake=False, locale="es-ES")
+    hover = await _hover_at(h, SPEC_009, '"TEST-CONTEXT-A01"')
+    assert "**Prueba de aceptación `TEST-CONTEXT-A01`**" in hover and "Criterio de aceptación: " in hover
+    assert "Acceptance test" not in hover and "Pass criteria" not in hover and "declared in" not in hover
+    diagnostics = await _diagnostics(h)
+    (missing,) = [d for d in diagnostics if d.code == "CONTEXT_CAPSULE_MISSING"]
+    catalogue = await _hover(h, missing)
+    assert "Para silenciarlo" in catalogue or "no se puede silenciar" in catalogue
+    assert "To silence it" not in catalogue and "cannot be silenced" not in catalogue
+    item = await _block_completion(h)
+    assert _doc_text(item) == "Contratos de arquitectura congelados (spec.md, plan.md, tasks.md)."
+    error = await _command_error(h)
+    assert "gemstack.verifyCapsule necesita la feature (specs/<feature> o una URI)" in error
+    assert "needs the feature" not in error
+    titles = await _lens_titles(h)
+    assert "Generar la cápsula" in titles and "Verificar" in titles
+    assert "Generate capsule" not in titles and "Verify" not in titles

@@ -151,7 +151,9 @@ def test_files_on_disk_after_the_session(session: Session) -> None:
 
 def test_rename_changes_every_mention_and_no_derived_file(session: Session) -> None:
     rename = session.result["rename"]
-    assert rename["modified"] == sorted([SPEC9, "specs/009-context-capsule/plan.md", "specs/009-context-capsule/tasks.md"])
+    assert rename["modified"] == sorted(
+        [SPEC9, "specs/009-context-capsule/plan.md", "specs/009-context-capsule/tasks.md"]
+    )
     assert rename["errors"] == []
     assert (session.repo / CAPSULE9).read_bytes() == session.before[CAPSULE9]
     for rel in rename["modified"]:

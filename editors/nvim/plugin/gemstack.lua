@@ -24,6 +24,13 @@ end, {
   desc = "Verify the context capsule of the current feature (read-only)",
 })
 
+vim.api.nvim_create_user_command("GemstackRenameFrozen", function(args)
+  require("gemstack").rename_frozen(args.args)
+end, {
+  nargs = "?",
+  desc = "Rename the id under the cursor through a frozen phase, on purpose (after a refused rename)",
+})
+
 vim.api.nvim_create_user_command("GemstackCheck", function(args)
   require("gemstack").check(args.args)
 end, {

@@ -116,8 +116,9 @@ async function openFile(page, rel, line) {
       "--no-first-run",
     ],
   });
+  let page = null;
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(url, { timeout: TIMEOUT });
     await page.waitForSelector(".monaco-workbench", { timeout: TIMEOUT });
     result.steps.workbench = Date.now() - started;
@@ -246,6 +247,91 @@ async function openFile(page, rel, line) {
       }
       await page.keyboard.press("Escape");
     }
+    // Actions: a scripted sequence, each step waiting for the condition it names (no fixed
+    // sleep as the only guard). Steps: {open, line, column}: open a file there; {keys, until}:
+    // press keys (again every 4 s until the selector `until` shows, when given); {type}: type
+    // text; {click, text}: click the first element of a selector (holding a text); {command}: run a
+    // palette command; {select, expect, name}: wait until the elements
+    // matching a selector show a text (recorded under `name`); {file, contains, press, name}: wait
+    // until a file of the folder holds a text (its content recorded under `name`), pressing the
+    // keys `press` (e.g. a save; ">Title" runs a palette command) every 4 s meanwhile.
+    const actions = JSON.parse(process.env.GEMSTACK_ACTIONS || "null");
+    if (actions) {
+      result.actions = {};
+      const folder = new URL(url).searchParams.get("folder");
+      const read = (sel) =>
+        page.evaluate((s) => [...document.querySelectorAll(s)].map((e) => e.textContent || "").join("\n"), sel);
+      for (const [index, step] of actions.entries()) {
+        const t0 = Date.now();
+        const label = step.name || `step ${index}`;
+        if (step.open) {
+          // Again until the status bar shows the editor on that line (a loaded machine may drop
+          // a key of the open or the go-to-line).
+          const until = Date.now() + TIMEOUT;
+          const where = () => read('[id="status.editor.selection"]');
+          let at = "";
+          do {
+            await openFile(page, step.open, step.line);
+            const settle = Date.now() + 3000;
+            while (Date.now() < settle && !(at = await where()).includes(`Ln ${step.line || 1},`)) await sleep(200);
+          } while (!at.includes(`Ln ${step.line || 1},`) && Date.now() < until);
+          if (!at.includes(`Ln ${step.line || 1},`)) throw new Error(`${label}: ${step.open} did not open at line ${step.line}: ${at}`);
+          if (step.column) {
+            await page.keyboard.press("Home");
+            for (let i = 1; i < step.column; i++) await page.keyboard.press("ArrowRight");
+          }
+        } else if (step.keys) {
+          const until = Date.now() + TIMEOUT;
+          let shown = false;
+          do {
+            for (const key of step.keys) {
+              await page.keyboard.press(key);
+              await sleep(150);
+            }
+            if (!step.until) break;
+            const again = Date.now() + 4000;
+            while (Date.now() < again && !(shown = (await page.locator(step.until).count()) > 0)) await sleep(200);
+          } while (!shown && Date.now() < until);
+          if (step.until && !shown) {
+            const said = await read(".monaco-editor-overlaymessage, .notification-toast");
+            const pos = await read('[id="status.editor.selection"]');
+            throw new Error(`${label}: ${step.until} did not show after ${step.keys} (at ${pos}; shown: ${said})`);
+          }
+        } else if (step.click) {
+          await page.locator(step.click, step.text ? { hasText: step.text } : {}).first().click({ timeout: TIMEOUT });
+        } else if (step.type !== undefined) {
+          await page.keyboard.type(step.type);
+        } else if (step.command) {
+          await runCommand(page, step.command);
+        } else if (step.select) {
+          let text = "";
+          const until = Date.now() + TIMEOUT;
+          while (Date.now() < until && !(text = await read(step.select)).includes(step.expect)) await sleep(300);
+          result.actions[label] = text;
+          if (!text.includes(step.expect)) throw new Error(`${label}: ${step.select} never showed ${step.expect}: ${text}`);
+        } else if (step.file) {
+          const file = path.join(folder, step.file);
+          let text = "";
+          const until = Date.now() + TIMEOUT;
+          let pressed = 0;
+          while (Date.now() < until && !(text = fs.readFileSync(file, "utf8")).includes(step.contains)) {
+            // Keys that make it happen (e.g. a save), pressed again every 4 s while it does not.
+            if ((step.press || []).length > 0 && Date.now() >= pressed + 4000) {
+              for (const key of step.press) {
+                if (key.startsWith(">")) await runCommand(page, key.slice(1));
+                else await page.keyboard.press(key);
+                await sleep(150);
+              }
+              pressed = Date.now();
+            }
+            await sleep(300);
+          }
+          result.actions[label] = text;
+          if (!text.includes(step.contains)) throw new Error(`${label}: ${step.file} never held ${step.contains}`);
+        }
+        result.steps[label] = Date.now() - t0;
+      }
+    }
     // The palette's entries for a query (which commands it offers here).
     const palette = JSON.parse(process.env.GEMSTACK_PALETTE || "null");
     if (palette) {
@@ -371,6 +457,15 @@ async function openFile(page, rel, line) {
     result.ok = true;
   } catch (error) {
     result.error = String(error && error.stack ? error.stack : error);
+    try {
+      if (page) {
+        result.notifications_at_error = await notifications(page);
+        // What the screen showed, beside the result file.
+        await page.screenshot({ path: path.join(path.dirname(resultFile), "error.png") });
+      }
+    } catch (_) {
+      // the page is gone
+    }
   } finally {
     result.total_ms = Date.now() - started;
     fs.writeFileSync(resultFile, JSON.stringify(result, null, 2));

@@ -874,6 +874,52 @@ end
 M.regenerate_capsule = feature_command("gemstack.regenerateCapsule", "regenerate context capsule")
 M.verify_capsule = feature_command("gemstack.verifyCapsule", "verify context capsule")
 
+--- The second action after a refused rename of a frozen contract (or of a test of a frozen spec):
+--- renames the id under the cursor to `new_name` through the server's command
+--- gemstack.renameFrozenContract, which edits the frozen artifacts on purpose (the Gemstack way is
+--- an amendment; the result says what to record). Asks for the name when none is given.
+function M.rename_frozen(new_name, bufnr, callback)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = M.clients(bufnr)[1]
+  if not client then
+    return M.execute("gemstack.renameFrozenContract", {}, bufnr, callback)
+  end
+  local win = vim.api.nvim_get_current_win()
+  local params = vim.lsp.util.make_position_params(win, client.offset_encoding)
+  local function run(name)
+    if name == nil or name == "" then
+      return
+    end
+    M.execute("gemstack.renameFrozenContract", { params.textDocument.uri, params.position, name }, bufnr,
+      function(err, result)
+        if err then
+          notify("rename (frozen) failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        else
+          local applied = type(result) == "table" and result.applied
+          notify(describe(result), applied and vim.log.levels.INFO or vim.log.levels.WARN)
+        end
+        M.last_result = { command = "gemstack.renameFrozenContract", err = err, result = result }
+        if callback then
+          callback(err, result)
+        end
+        vim.cmd("doautocmd <nomodeline> User GemstackCommandDone")
+      end)
+  end
+  if new_name ~= nil and new_name ~= "" then
+    return run(new_name)
+  end
+  -- The id under the cursor (ids hold letters, digits, '-', '_' and '.').
+  local line, col = vim.api.nvim_get_current_line(), vim.api.nvim_win_get_cursor(win)[2] + 1
+  local first, last = col, col - 1
+  while first > 1 and line:sub(first - 1, first - 1):match("[%w%-_.]") do
+    first = first - 1
+  end
+  while last < #line and line:sub(last + 1, last + 1):match("[%w%-_.]") do
+    last = last + 1
+  end
+  vim.ui.input({ prompt = "Rename frozen id to: ", default = line:sub(first, last) }, run)
+end
+
 local QF_TYPE = { error = "E", warning = "W", information = "I", hint = "N" }
 
 --- Byte column (0-based) of a UTF-16 column in a line of UTF-8 text.

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,3 +147,60 @@ def test_text_output_in_spanish_with_the_locale(
     assert ": advertencia CONTEXT_CAPSULE_MISSING No se encontró la context capsule en " in out
     for english in ("warning", "repository checked", "Context capsule not found", "does not exist in"):
         assert english not in out
+
+
+# --- The gate's decisions (`gate evaluate`) ---------------------------------------------------
+
+
+@pytest.fixture
+def gate_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The repository of ``tests/test_cli_gate.py``: a two-provider chain and its ledger."""
+    from tests.test_cli_gate import LEDGER, SPEC
+
+    for name in ("GEMSTACK_ENV", "CI", "CONTINUOUS_INTEGRATION", "NODE_ENV"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "specs" / "001-sum").mkdir(parents=True)
+    (tmp_path / "specs" / "001-sum" / "spec.md").write_text(SPEC, "utf-8")
+    (tmp_path / "cost-ledger.json").write_text(json.dumps(LEDGER, indent=2), "utf-8")
+    return tmp_path
+
+
+def _gate(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, dict[str, Any], str]:
+    code = main([*[a for a in argv[:1] if a], "gate", "evaluate", "--target", str(root), *argv[1:]])
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out) if captured.out else {}, captured.err
+
+
+def test_gate_decisions_in_english_by_default(
+    no_locale: None, gate_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _gate(capsys, gate_repo, "", *CHAIN)
+    assert code == 1
+    assert out["message"] == (
+        'Fallback provider "gemini-cloud" failed authorization: Commercial provider invocation is strictly '
+        "denied in test environment."
+    )
+    assert out["candidates"][0]["message"] == 'Provider "nope-cloud" is not registered in provider registry.'
+    code, _, err = _gate(capsys, gate_repo, "", "--action", "summarize", "--units", "-1")
+    assert code == 2 and "--units must be a number of at least 0" in err
+
+
+def test_gate_decisions_in_spanish_with_lang_es(
+    no_locale: None, gate_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _gate(capsys, gate_repo, "--lang=es", *CHAIN)
+    assert code == 1
+    assert out["reason_code"] == "PROVIDER_FALLBACK_UNAUTHORIZED"  # codes and fields never change
+    # The fallback's denial quotes the candidate's own message: translated as a whole.
+    assert out["message"] == (
+        'El proveedor de respaldo "gemini-cloud" no superó la autorización: La invocación de proveedores '
+        "comerciales está terminantemente prohibida en el entorno test."
+    )
+    assert out["candidates"][0]["message"] == (
+        'El proveedor "nope-cloud" no está registrado en el registro de proveedores.'
+    )
+    code, _, err = _gate(capsys, gate_repo, "--lang=es", "--action", "summarize", "--units", "-1")
+    assert code == 2 and "--units debe ser un número mayor o igual que 0" in err
+
+
+CHAIN = ("--action", "summarize", "--provider", "nope-cloud", "--provider", "gemini-cloud", "--env", "test")

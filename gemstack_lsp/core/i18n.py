@@ -85,6 +85,12 @@ INLAY_HINT = "@inlay"
 COMPLETION = "@completion"
 #: The code under which the CLI's own messages on stderr (usage errors) are registered.
 CLI_MESSAGE = "@cli"
+#: The code (and vocabulary) under which the cost gates' decision messages are registered.
+GATE_DECISION = "@gate"
+#: The code (and vocabulary) under which the safe plan writer's refusals are registered.
+PLAN_MESSAGE = "@plan"
+#: The code under which the reasons a finding is hidden (configuration, comment, exception) are registered.
+SUPPRESSION_REASON = "@suppressed"
 #: Every catalogue of front-end texts (templates by code), for the coverage test.
 FRONT_END_CODES = (
     SERVER_MESSAGE,
@@ -96,6 +102,9 @@ FRONT_END_CODES = (
     COMPLETION,
     NOTE,
     CLI_MESSAGE,
+    GATE_DECISION,
+    PLAN_MESSAGE,
+    SUPPRESSION_REASON,
 )
 #: A vocabulary of its own: ``CODE: message``, the message translated by its code's templates.
 FINDING_VOCABULARY = "finding"

@@ -20,7 +20,7 @@ from typing import Any
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.cost.view import CostView
 from gemstack_lsp.core.findings import CATALOGUE, code_info
-from gemstack_lsp.core.i18n import Language, catalogue_text, ui
+from gemstack_lsp.core.i18n import GATE_DECISION, Language, catalogue_text, localize, ui
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.policy import SUPPRESSION_CODES, is_silenceable
 from gemstack_lsp.core.repo import Feature, GemstackRepo
@@ -370,7 +370,7 @@ def action_section(ctx: HoverContext) -> str | None:
     for tier, chain in chains.items():
         d = chain.decision
         mark = ui("hover.current", lang) if tier == ctx.environment else ""
-        message = d.message.replace("|", "\\|")
+        message = localize(GATE_DECISION, d.message, lang).replace("|", "\\|")
         lines.append(f"| {tier}{mark} | {d.decision} | `{d.reason_code}`: {message} |")
     if action.description:
         lines += ["", action.description]

@@ -167,3 +167,48 @@ async def test_front_end_texts_in_spanish_when_the_client_asks(make_client: Make
     titles = await _lens_titles(h)
     assert "Generar la cápsula" in titles and "Verificar" in titles
     assert "Generate capsule" not in titles and "Verify" not in titles
+
+
+# --- Gate decisions in the billable-action hover ----------------------------------------------
+
+ACTIONS_BLOCK = """
+
+```gemstack-billable-actions
+[
+  {
+    "id": "summarize",
+    "description": "Summarize a document",
+    "category": "DEFINITELY_BILLABLE",
+    "capability_id": "inference.generate_text",
+    "providers": ["nope-cloud"]
+  }
+]
+```
+"""
+
+
+async def _action_hover(h: Harness, gem_repo: Path) -> str:
+    text = (gem_repo / SPEC_009).read_text("utf-8") + ACTIONS_BLOCK
+    uri = h.open(SPEC_009, text)
+    line = text[: text.index('"summarize"')].count("\n")
+    column = len(text[: text.index('"summarize"')].rsplit("\n", 1)[-1]) + 3
+    result = await h.request(
+        lsp.TEXT_DOCUMENT_HOVER,
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=column)
+        ),
+    )
+    assert result is not None and isinstance(result.contents, lsp.MarkupContent)
+    value: str = result.contents.value
+    return value
+
+
+async def test_gate_decisions_in_the_hover_follow_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    english = await _action_hover(await make_client("vscode", gem_repo, fake=False), gem_repo)
+    assert "| environment | decision | reason |" in english
+    assert 'Provider "nope-cloud" is not registered in provider registry.' in english
+    spanish = await _action_hover(await make_client("vscode", gem_repo, fake=False, locale="es-ES"), gem_repo)
+    assert "| entorno | decisión | motivo |" in spanish
+    assert 'El proveedor "nope-cloud" no está registrado en el registro de proveedores.' in spanish
+    assert "is not registered" not in spanish and "Action" not in spanish
+    assert "`UNKNOWN_PROVIDER_IDENTITY`" in spanish  # the codes stay as they are

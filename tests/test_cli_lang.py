@@ -204,3 +204,35 @@ def test_gate_decisions_in_spanish_with_lang_es(
 
 
 CHAIN = ("--action", "summarize", "--provider", "nope-cloud", "--provider", "gemini-cloud", "--env", "test")
+
+
+# --- The safe plan writer (`plan`) --------------------------------------------------------------
+
+
+def _plan(capsysbinary: pytest.CaptureFixture[bytes], *argv: str) -> tuple[int, str]:
+    code = main([*argv])
+    return code, capsysbinary.readouterr().err.decode("utf-8")
+
+
+def test_plan_refusals_follow_the_language(
+    no_locale: None, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["plan", "read-plan", "--repo", str(tmp_path), "--generated-plan", "docs/plans/notes.md"]
+    # Git's own words are quoted as Git gives them; ours around them are translated.
+    code, err = _plan(capsysbinary, "--lang", "es", *argv)
+    assert code == 1 and err.startswith("evidence-provenance: git rev-parse --show-toplevel falló (128): ")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, capture_output=True)
+    code, err = _plan(capsysbinary, *argv)
+    assert code == 1
+    assert err == "evidence-provenance: Existing-plan reads are restricted to docs/plans/*gitnexus-plan*.md\n"
+    code, err = _plan(capsysbinary, "--lang", "es", *argv)
+    assert code == 1
+    assert err == "evidence-provenance: Las lecturas de planes existentes se limitan a docs/plans/*gitnexus-plan*.md\n"
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    code, err = _plan(capsysbinary, "plan", "write-plan", "--generated-plan", "x")
+    assert err == "evidence-provenance: --repo es obligatorio\n"
+    # The helper on its own keeps the reference's English, whatever the locale.
+    from gemstack_lsp.provenance.cli import main as helper
+
+    assert helper(["write-plan", "--generated-plan", "x"]) == 1
+    assert capsysbinary.readouterr().err == b"evidence-provenance: --repo is required\n"

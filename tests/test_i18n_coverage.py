@@ -274,3 +274,36 @@ def test_every_gate_decision_written_in_the_source_has_its_spanish() -> None:
     )
     assert checked >= 5
     assert missing == [], "no Spanish template holds these texts:\n" + "\n".join(missing)
+
+
+def test_every_plan_writer_refusal_written_in_the_source_has_its_spanish() -> None:
+    """Each refusal of the safe plan writer (``ProvenanceError``, ``raise_error``), each path label
+    its checks name, and its recovery notes: an English literal without Spanish fails here."""
+    import ast
+
+    from gemstack_lsp.provenance import snapshot, status
+
+    sources = sorted((ROOT / "gemstack_lsp" / "provenance").glob("*.py"))
+    checked, missing = _missing_literals(sources, {"ProvenanceError": 0, "raise_error": 0}, i18n.PLAN_MESSAGE)
+    assert checked >= 80
+    assert missing == [], "no Spanish template holds these texts:\n" + "\n".join(missing)
+    for constant in (snapshot._CHANGED, status._UNMERGED):
+        assert i18n.localize_plan_error(constant, "es") != constant
+    # The labels a path check names (validate_repo_path(value, "cited path"), ...).
+    labels: set[str] = set()
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "").endswith(("_repo_path", "_plan_path")):
+                labels |= {a.value for a in node.args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+    assert len(labels) >= 8
+    assert i18n.missing_texts("@plan_label", sorted(labels)) == []
+    # The recovery notes of a failed write: every literal that starts one is translated.
+    notes = {
+        node.value
+        for node in ast.walk(ast.parse((ROOT / "gemstack_lsp" / "provenance" / "writeplan.py").read_text("utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("; ")
+    }
+    assert len(notes) == 3
+    message = "Generated plan already exists; use --replace only for Deepen mode" + "".join(sorted(notes))
+    spanish = i18n.localize_plan_error(message, "es")
+    assert all(note not in spanish for note in notes) and "Generated plan" not in spanish

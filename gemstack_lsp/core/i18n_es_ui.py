@@ -385,6 +385,11 @@ UI: dict[str, tuple[str, str]] = {
     "hover.current": (" (current)", " (actual)"),
     "hover.schema": ("(`{schema}` schema)", "(esquema `{schema}`)"),
     "statistics.none": ("No findings.", "Sin hallazgos."),
+    "plan.not_written": ("Plan not written: {why}", "Plan no escrito: {why}"),
+    "plan.needs_receipt": (
+        "Plan not written: Deepen needs the read-plan receipt ({why})",
+        "Plan no escrito: Deepen necesita el recibo de read-plan ({why})",
+    ),
 }
 
 
@@ -409,6 +414,7 @@ def install() -> None:
             i18n.register_phrase(vocabulary, english, spanish)
     for key, (english, spanish) in UI.items():
         i18n.register_ui(key, english, spanish)
-    from gemstack_lsp.core import i18n_es_gate
+    from gemstack_lsp.core import i18n_es_gate, i18n_es_plan
 
     i18n_es_gate.install()
+    i18n_es_plan.install()

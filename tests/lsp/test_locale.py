@@ -212,3 +212,31 @@ async def test_gate_decisions_in_the_hover_follow_the_locale(make_client: MakeCl
     assert 'El proveedor "nope-cloud" no está registrado en el registro de proveedores.' in spanish
     assert "is not registered" not in spanish and "Action" not in spanish
     assert "`UNKNOWN_PROVIDER_IDENTITY`" in spanish  # the codes stay as they are
+
+
+# --- The safe plan writer's refusals ----------------------------------------------------------
+
+BAD_DATE_PLAN = "docs/plans/2026-13-02-gitnexus-plan-capsule-editor-actions.md"
+
+
+async def _write_bad_plan(h: Harness) -> tuple[dict[str, object], list[str]]:
+    uri = h.open(BAD_DATE_PLAN, "# Plan\n")
+    result = await h.request(
+        lsp.WORKSPACE_EXECUTE_COMMAND, lsp.ExecuteCommandParams(command="gemstack.writePlan", arguments=[uri])
+    )
+    return result, [m.message for m in h.client.messages]
+
+
+async def test_plan_writer_refusals_follow_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    from tests.lsp.test_plan_writer import _git_repo
+
+    root = _git_repo(gem_repo)
+    result, shown = await _write_bad_plan(await make_client("vscode", root, fake=False))
+    assert result == {"written": False, "error": "Generated-plan path has an invalid calendar date: 2026-13-02"}
+    assert "Plan not written: Generated-plan path has an invalid calendar date: 2026-13-02" in shown
+    result, shown = await _write_bad_plan(await make_client("vscode", root, fake=False, locale="es-ES"))
+    spanish = "La ruta del plan generado tiene una fecha de calendario inválida: 2026-13-02"
+    assert result == {"written": False, "error": spanish}
+    assert f"Plan no escrito: {spanish}" in shown
+    assert not any("Plan not written" in m or "invalid calendar" in m for m in shown)
+    assert not (root / BAD_DATE_PLAN).exists()

@@ -218,3 +218,92 @@ def test_code_action_titles_have_their_spanish() -> None:
     assert i18n.missing_texts(i18n.FIX, [REGENERATE_TITLE, VERIFY_TITLE]) == []
     titles = ["Write plan with the safe plan writer", ignore_here_title("X_Y"), ignore_repository_title("X_Y")]
     assert i18n.missing_texts(i18n.ACTION_TITLE, titles) == []
+
+
+# --- Messages built in the source by other front ends (gates, plan writer, suppressions) ------
+
+
+def _literal_template_parts(node: Any) -> list[str] | None:
+    """The literal text of a string, f-string or concatenation of them (``None``: not a literal)."""
+    import ast
+
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _literal_template_parts(node.left), _literal_template_parts(node.right)
+        return None if left is None or right is None else left + right
+    return _literal_parts(node)
+
+
+def _missing_literals(paths: list[Path], calls: dict[str, int], code: str) -> tuple[int, list[str]]:
+    """(how many calls were checked, the literal parts of their message argument that no English
+    template of ``code`` holds). ``calls``: the function name and the index of its message argument."""
+    import ast
+
+    english = [t.english for t in i18n.templates(code)]
+    checked = 0
+    missing: list[str] = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+            index = calls.get(name or "")
+            if index is None or len(node.args) <= index:
+                continue
+            parts = _literal_template_parts(node.args[index])
+            if parts is None:
+                continue
+            checked += 1
+            for part in parts:
+                words = part.replace("{", "{{").replace("}", "}}").strip(" :;.,()'\"")
+                if len(words) >= 3 and not any(words in t for t in english):
+                    missing.append(f"{path.name}:{node.lineno}: {part!r}")
+    return checked, missing
+
+
+def test_every_gate_decision_written_in_the_source_has_its_spanish() -> None:
+    """Each message a cost gate decides with (``_decision``, a tier's ``TierPolicy``) and each
+    usage error of ``gate evaluate``: an English literal without Spanish fails here."""
+    cost = ROOT / "gemstack_lsp" / "core" / "cost"
+    checked, missing = _missing_literals(
+        [cost / "gates.py", cost / "environment.py"], {"_decision": 2, "TierPolicy": 2}, i18n.GATE_DECISION
+    )
+    assert checked >= 18
+    assert missing == [], "no Spanish template holds these texts:\n" + "\n".join(missing)
+    checked, missing = _missing_literals(
+        [ROOT / "gemstack_lsp" / "commands" / "gate.py"], {"_usage": 0}, i18n.CLI_MESSAGE
+    )
+    assert checked >= 5
+    assert missing == [], "no Spanish template holds these texts:\n" + "\n".join(missing)
+
+
+def test_every_plan_writer_refusal_written_in_the_source_has_its_spanish() -> None:
+    """Each refusal of the safe plan writer (``ProvenanceError``, ``raise_error``), each path label
+    its checks name, and its recovery notes: an English literal without Spanish fails here."""
+    import ast
+
+    from gemstack_lsp.provenance import snapshot, status
+
+    sources = sorted((ROOT / "gemstack_lsp" / "provenance").glob("*.py"))
+    checked, missing = _missing_literals(sources, {"ProvenanceError": 0, "raise_error": 0}, i18n.PLAN_MESSAGE)
+    assert checked >= 80
+    assert missing == [], "no Spanish template holds these texts:\n" + "\n".join(missing)
+    for constant in (snapshot._CHANGED, status._UNMERGED):
+        assert i18n.localize_plan_error(constant, "es") != constant
+    # The labels a path check names (validate_repo_path(value, "cited path"), ...).
+    labels: set[str] = set()
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "").endswith(("_repo_path", "_plan_path")):
+                labels |= {a.value for a in node.args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+    assert len(labels) >= 8
+    assert i18n.missing_texts("@plan_label", sorted(labels)) == []
+    # The recovery notes of a failed write: every literal that starts one is translated.
+    notes = {
+        node.value
+        for node in ast.walk(ast.parse((ROOT / "gemstack_lsp" / "provenance" / "writeplan.py").read_text("utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("; ")
+    }
+    assert len(notes) == 3
+    message = "Generated plan already exists; use --replace only for Deepen mode" + "".join(sorted(notes))
+    spanish = i18n.localize_plan_error(message, "es")
+    assert all(note not in spanish for note in notes) and "Generated plan" not in spanish

@@ -23,6 +23,7 @@ import argparse
 import datetime as dt
 import os
 from pathlib import Path
+from typing import Any
 
 from gemstack_lsp.commands.output import json_text, say, write_stdout
 
@@ -61,10 +62,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _usage(message: str) -> int:
+    from gemstack_lsp.core.i18n import CLI_MESSAGE, current_language, localize
     from gemstack_lsp.core.redact import redact
 
-    say(f"gemstack-lsp gate: {redact(message)}", err=True)
+    say(f"gemstack-lsp gate: {redact(localize(CLI_MESSAGE, message, current_language()))}", err=True)
     return EXIT_USAGE
+
+
+def _localized(out: dict[str, Any]) -> dict[str, Any]:
+    """The decision's JSON with every ``message`` (the decision's, each candidate's) in the run's
+    language; reason codes and every other field are unchanged."""
+    from gemstack_lsp.core.i18n import GATE_DECISION, current_language, localize
+
+    language = current_language()
+    if language == "en":
+        return out
+    out["message"] = localize(GATE_DECISION, out["message"], language)
+    for candidate in out.get("candidates", []):
+        candidate["message"] = localize(GATE_DECISION, candidate["message"], language)
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,7 +161,7 @@ def evaluate(args: argparse.Namespace) -> int:
         authorization=authorization,
         failed=args.failed,
     )
-    out = chain.to_json()
+    out = _localized(chain.to_json())
     out["request"] = {
         "action_id": args.action,
         "providers": providers,

@@ -85,6 +85,12 @@ INLAY_HINT = "@inlay"
 COMPLETION = "@completion"
 #: The code under which the CLI's own messages on stderr (usage errors) are registered.
 CLI_MESSAGE = "@cli"
+#: The code (and vocabulary) under which the cost gates' decision messages are registered.
+GATE_DECISION = "@gate"
+#: The code (and vocabulary) under which the safe plan writer's refusals are registered.
+PLAN_MESSAGE = "@plan"
+#: The code under which the reasons a finding is hidden (configuration, comment, exception) are registered.
+SUPPRESSION_REASON = "@suppressed"
 #: Every catalogue of front-end texts (templates by code), for the coverage test.
 FRONT_END_CODES = (
     SERVER_MESSAGE,
@@ -96,6 +102,9 @@ FRONT_END_CODES = (
     COMPLETION,
     NOTE,
     CLI_MESSAGE,
+    GATE_DECISION,
+    PLAN_MESSAGE,
+    SUPPRESSION_REASON,
 )
 #: A vocabulary of its own: ``CODE: message``, the message translated by its code's templates.
 FINDING_VOCABULARY = "finding"
@@ -369,6 +378,46 @@ def localize_finding(finding: Finding, language: Language) -> Finding:
         related=tuple(replace(r, message=localize(RELATED, r.message, language)) for r in finding.related),
         fixes=tuple(replace(f, title=localize(FIX, f.title, language)) for f in finding.fixes),
     )
+
+
+#: An OS error the plan writer quotes as the OS gives it: ``EACCES: permission denied, ...``.
+_OS_CODED = re.compile(r"E[A-Z0-9]+: ")
+
+
+def _plan_text(text: str, language: Language) -> str | None:
+    """One refusal of the plan writer in ``language`` (the OS's own words stay as they are)."""
+    if _OS_CODED.match(text):
+        return text
+    return translate(PLAN_MESSAGE, text, language)
+
+
+def localize_plan_error(message: str, language: Language) -> str:
+    """A refusal of the safe plan writer (``ProvenanceError.message``) in ``language``, with the
+    recovery notes a failed write appends (what was preserved, what failed). Unchanged (English)
+    when its head has no template; a preservation failure's detail that is the OS's text stays so.
+    """
+    if language == "en":
+        return message
+    _load(checks=False)
+    from gemstack_lsp.core.i18n_es_plan import PLAN_TAILS
+
+    found = sorted((at, marker) for marker in PLAN_TAILS if (at := message.find(marker)) >= 0)
+    head = _plan_text(message[: found[0][0]] if found else message, language)
+    if head is None:
+        return message
+    out = [head]
+    for i, (at, marker) in enumerate(found):
+        end = found[i + 1][0] if i + 1 < len(found) else len(message)
+        value = message[at + len(marker) : end]
+        out.append(PLAN_TAILS[marker])
+        if marker == "; preservation failures: ":
+            items = []
+            for item in value.split(" | "):
+                role, sep, detail = item.partition(": ")
+                items.append(role + sep + (_plan_text(detail, language) or detail) if sep else item)
+            value = " | ".join(items)
+        out.append(value)
+    return "".join(out)
 
 
 def catalogue_text(code: str, language: Language) -> tuple[str, str]:

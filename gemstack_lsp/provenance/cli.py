@@ -150,7 +150,10 @@ def main(argv: list[str]) -> int:
     try:
         receipt = run(parse_args(argv), sys.stdin.buffer)
     except ProvenanceError as error:
-        _write_err(f"evidence-provenance: {error.message}\n")
+        # The reference's English unless `gemstack-lsp` was asked for another language.
+        from gemstack_lsp.core.i18n import current_language, localize_plan_error
+
+        _write_err(f"evidence-provenance: {localize_plan_error(error.message, current_language())}\n")
         return 1
     except Exception as error:  # every failure is exit 1 with one stderr line
         _write_err(f"evidence-provenance: {error}\n")

@@ -30,7 +30,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from gemstack_lsp import containment
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.i18n import COMMAND_ERROR, SERVER_MESSAGE, Language, localize
+from gemstack_lsp.core.i18n import COMMAND_ERROR, SERVER_MESSAGE, Language, localize, localize_plan_error, ui
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span, utf8
@@ -421,10 +421,13 @@ async def write_plan(server: GemstackServer, *args: Any) -> dict[str, Any]:
     receipt = server.plan_receipts.get(doc.uri)
     deepen = os.path.lexists(path)
     kwargs: dict[str, Any] = {}
+    language = server.session.language
     if deepen:
         if not isinstance(receipt, dict):
-            message = receipt or "no read-plan receipt was taken when the plan was opened"
-            _show(server, f"Plan not written: Deepen needs the read-plan receipt ({message})", lsp.MessageType.Error)
+            message = localize_plan_error(
+                receipt or "no read-plan receipt was taken when the plan was opened", language
+            )
+            _show(server, ui("plan.needs_receipt", language, why=message), lsp.MessageType.Error)
             return {"written": False, "error": message}
         kwargs = {
             "replace": True,
@@ -439,8 +442,9 @@ async def write_plan(server: GemstackServer, *args: Any) -> dict[str, Any]:
     try:
         result = await loop.run_in_executor(server.diagnostics.executor, write)
     except ProvenanceError as exc:
-        _show(server, f"Plan not written: {exc}", lsp.MessageType.Error)
-        return {"written": False, "error": str(exc)}
+        message = localize_plan_error(exc.message, language)
+        _show(server, ui("plan.not_written", language, why=message), lsp.MessageType.Error)
+        return {"written": False, "error": message}
     # What is on disk now is exactly what was written: a later Deepen replaces this version
     # (never re-read, so a change made meanwhile by someone else is detected, not adopted).
     server.plan_receipts[doc.uri] = {

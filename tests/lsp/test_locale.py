@@ -167,3 +167,147 @@ async def test_front_end_texts_in_spanish_when_the_client_asks(make_client: Make
     titles = await _lens_titles(h)
     assert "Generar la cápsula" in titles and "Verificar" in titles
     assert "Generate capsule" not in titles and "Verify" not in titles
+
+
+# --- Gate decisions in the billable-action hover ----------------------------------------------
+
+ACTIONS_BLOCK = """
+
+```gemstack-billable-actions
+[
+  {
+    "id": "summarize",
+    "description": "Summarize a document",
+    "category": "DEFINITELY_BILLABLE",
+    "capability_id": "inference.generate_text",
+    "providers": ["nope-cloud"]
+  }
+]
+```
+"""
+
+
+async def _action_hover(h: Harness, gem_repo: Path) -> str:
+    text = (gem_repo / SPEC_009).read_text("utf-8") + ACTIONS_BLOCK
+    uri = h.open(SPEC_009, text)
+    line = text[: text.index('"summarize"')].count("\n")
+    column = len(text[: text.index('"summarize"')].rsplit("\n", 1)[-1]) + 3
+    result = await h.request(
+        lsp.TEXT_DOCUMENT_HOVER,
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=column)
+        ),
+    )
+    assert result is not None and isinstance(result.contents, lsp.MarkupContent)
+    value: str = result.contents.value
+    return value
+
+
+async def test_gate_decisions_in_the_hover_follow_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    english = await _action_hover(await make_client("vscode", gem_repo, fake=False), gem_repo)
+    assert "| environment | decision | reason |" in english
+    assert 'Provider "nope-cloud" is not registered in provider registry.' in english
+    spanish = await _action_hover(await make_client("vscode", gem_repo, fake=False, locale="es-ES"), gem_repo)
+    assert "| entorno | decisión | motivo |" in spanish
+    assert 'El proveedor "nope-cloud" no está registrado en el registro de proveedores.' in spanish
+    assert "is not registered" not in spanish and "Action" not in spanish
+    assert "`UNKNOWN_PROVIDER_IDENTITY`" in spanish  # the codes stay as they are
+
+
+# --- The safe plan writer's refusals ----------------------------------------------------------
+
+BAD_DATE_PLAN = "docs/plans/2026-13-02-gitnexus-plan-capsule-editor-actions.md"
+
+
+async def _write_bad_plan(h: Harness) -> tuple[dict[str, object], list[str]]:
+    uri = h.open(BAD_DATE_PLAN, "# Plan\n")
+    result = await h.request(
+        lsp.WORKSPACE_EXECUTE_COMMAND, lsp.ExecuteCommandParams(command="gemstack.writePlan", arguments=[uri])
+    )
+    return result, [m.message for m in h.client.messages]
+
+
+async def test_plan_writer_refusals_follow_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    from tests.lsp.test_plan_writer import _git_repo
+
+    root = _git_repo(gem_repo)
+    result, shown = await _write_bad_plan(await make_client("vscode", root, fake=False))
+    assert result == {"written": False, "error": "Generated-plan path has an invalid calendar date: 2026-13-02"}
+    assert "Plan not written: Generated-plan path has an invalid calendar date: 2026-13-02" in shown
+    result, shown = await _write_bad_plan(await make_client("vscode", root, fake=False, locale="es-ES"))
+    spanish = "La ruta del plan generado tiene una fecha de calendario inválida: 2026-13-02"
+    assert result == {"written": False, "error": spanish}
+    assert f"Plan no escrito: {spanish}" in shown
+    assert not any("Plan not written" in m or "invalid calendar" in m for m in shown)
+    assert not (root / BAD_DATE_PLAN).exists()
+
+
+# --- gemstack.renameFrozenContract's result ---------------------------------------------------
+
+
+async def _rename_frozen(h: Harness) -> dict[str, object]:
+    from tests.lsp.test_authoring import SPEC8
+
+    uri = h.open(SPEC8)
+    position = h.position(SPEC8, '"unknown-cost-never-free"', 3)
+    result: dict[str, object] = await h.request(
+        lsp.WORKSPACE_EXECUTE_COMMAND,
+        lsp.ExecuteCommandParams(
+            command="gemstack.renameFrozenContract",
+            arguments=[uri, {"line": position.line, "character": position.character}, "unknown-never-free"],
+        ),
+    )
+    return result
+
+
+async def test_rename_frozen_result_follows_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    english = await _rename_frozen(await make_client("vscode", gem_repo, fake=False))
+    assert english["applied"] is True
+    assert english["message"] == (
+        "Renamed unknown-cost-never-free to unknown-never-free in 2 places; this changed the frozen spec.md of "
+        "008-cost-provider-safety-gates, plan.md of 008-cost-provider-safety-gates: record it as an amendment."
+    )
+    spanish = await _rename_frozen(await make_client("vscode", gem_repo, fake=False, locale="es-ES"))
+    assert spanish["frozen"] == english["frozen"]  # data, not text
+    assert spanish["message"] == (
+        "Se renombró unknown-cost-never-free a unknown-never-free en 2 lugares; esto cambió lo congelado (spec.md de "
+        "008-cost-provider-safety-gates, plan.md de 008-cost-provider-safety-gates): regístralo como una enmienda."
+    )
+
+
+# --- A hidden finding's hover line ------------------------------------------------------------
+
+
+async def _hover_inside(h: Harness, diagnostic: lsp.Diagnostic) -> str:
+    """The hover a few characters into the diagnostic's range (on a word, not the heading's #)."""
+    start = diagnostic.range.start
+    moved = lsp.Diagnostic(
+        range=lsp.Range(start=lsp.Position(line=start.line, character=start.character + 3), end=diagnostic.range.end),
+        message=diagnostic.message,
+    )
+    return await _hover(h, moved)
+
+
+async def test_hidden_finding_hover_follows_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    (missing,) = [
+        d
+        for d in await _diagnostics(await make_client("vscode", gem_repo, fake=False))
+        if d.code == "CONTEXT_CAPSULE_MISSING"
+    ]
+    (gem_repo / ".gemstack").mkdir(exist_ok=True)
+    (gem_repo / ".gemstack" / "lsp.toml").write_text('ignore = ["CONTEXT_CAPSULE_MISSING"]\n', "utf-8")
+    h = await make_client("vscode", gem_repo, fake=False)
+    assert not [d for d in await _diagnostics(h) if d.code == "CONTEXT_CAPSULE_MISSING"]
+    english = await _hover_inside(h, missing)
+    assert "**CONTEXT_CAPSULE_MISSING** is not shown here: switched off in .gemstack/lsp.toml." in english
+    assert "Context capsule not found at " in english
+    h = await make_client("vscode", gem_repo, fake=False, locale="es-ES")
+    await _diagnostics(h)
+    spanish = await _hover_inside(h, missing)
+    assert "**CONTEXT_CAPSULE_MISSING** no se muestra aquí: desactivado en .gemstack/lsp.toml." in spanish
+    assert "No se encontró la context capsule en " in spanish
+    assert (
+        "is not shown here" not in spanish
+        and "switched off" not in spanish
+        and "Context capsule not found" not in spanish
+    )

@@ -257,6 +257,12 @@ class Diagnostics:
                     finished = await self._analyse(st, snap, versions, uri_of, covers, loop)
                 except Cancelled:
                     finished = False  # a newer edit made this analysis obsolete
+                except RuntimeError as error:
+                    if "after shutdown" in str(error) or "after interpreter shutdown" in str(error):
+                        log.debug("analysis of %s stopped: the server is shutting down", st.root)
+                        return
+                    log.exception("analysis of %s failed", st.root)
+                    finished = True
                 except Exception:
                     log.exception("analysis of %s failed", st.root)
                     finished = True

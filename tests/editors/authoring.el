@@ -29,6 +29,8 @@
 (defconst gemstack-harness-highlight-id "zero-dependency-core")
 (defconst gemstack-harness-rename-from "capsule-offline-deterministic")
 (defconst gemstack-harness-rename-to "capsule-offline-repeatable")
+(defconst gemstack-harness-spec8 "specs/008-cost-provider-safety-gates/spec.md")
+(defconst gemstack-harness-frozen-from "upgrade-c-cost-states")
 
 (defvar gemstack-harness-t0 (float-time))
 (defvar gemstack-harness-R (list (cons 'steps nil) (cons 'timeouts nil) (cons 'prompts nil)))
@@ -185,6 +187,15 @@ connects) and wait for eglot."
                                                                       gemstack-harness-repo))
                                  #'string<))
     (save-some-buffers t)
+    ;; A rename of a contract of the frozen 008 spec: what eglot says, and the buffer after.
+    (gemstack-harness--open gemstack-harness-spec8)
+    (goto-char (point-min))
+    (search-forward (concat "\"" gemstack-harness-frozen-from "\""))
+    (goto-char (+ (match-beginning 0) 4))
+    (condition-case err
+        (progn (eglot-rename "upgrade-c-states") (gemstack-harness--put 'frozen_error nil))
+      (error (gemstack-harness--put 'frozen_error (error-message-string err))))
+    (gemstack-harness--put 'frozen_modified (if (buffer-modified-p) t :json-false))
     (dolist (server (hash-table-values eglot--servers-by-project))
       (dolist (s server) (ignore-errors (eglot-shutdown s))))))
 

@@ -98,6 +98,17 @@ function! s:Scenario() abort
   call s:Wait('rename', {-> search('\V' . s:rename_to, 'nw') > 0})
   let s:R.modified = map(filter(getbufinfo({'buflisted': 1}), 'v:val.changed'), 'fnamemodify(v:val.name, ":.")')
   wall
+
+  " :ALERename on a contract of the frozen 008 spec: what ALE says, and the buffer after.
+  execute 'edit ' . fnameescape(s:repo . '/specs/008-cost-provider-safety-gates/spec.md')
+  let s:rename_to = 'upgrade-c-states'
+  call cursor(1, 1)
+  call cursor(search('\V"upgrade-c-cost-states"', 'cW'), col('.') + 4)
+  messages clear
+  ALERename
+  call s:Wait('frozen rename answer', {-> execute('messages') =~# 'rename'})
+  let s:R.frozen_messages = split(execute('messages'), "\n")
+  let s:R.frozen_modified = &modified ? v:true : v:false
 endfunction
 
 let s:code = 0

@@ -64,10 +64,19 @@ def test_ale_rename_changes_every_mention_and_no_derived_file(run: be.Run) -> No
     changed = [SPEC9, "specs/009-context-capsule/plan.md", "specs/009-context-capsule/tasks.md"]
     assert sorted(run.result["modified"]) == sorted(changed), run.explain()
     # ALE prompts with Vim's word under the cursor (ids hold '-', not in 'iskeyword').
-    assert run.result["prompts"] == [["New name: ", "capsule"]]
+    assert run.result["prompts"][0] == ["New name: ", "capsule"]
     for rel in changed:
         before = (be.DEMO / rel).read_text("utf-8")
         assert RENAME_FROM in before, rel
         want = re.sub(rf"(?<![\w.-]){re.escape(RENAME_FROM)}(?![\w.-])", RENAME_TO, before)
         assert (run.repo / rel).read_text("utf-8") == want, rel
     assert (run.repo / CAPSULE9).read_bytes() == (be.DEMO / CAPSULE9).read_bytes()
+
+
+def test_frozen_rename_is_refused_without_the_reason(run: be.Run) -> None:
+    """ALE 3.3 drops an error response's message: it says only that no result came."""
+    assert "No rename result received from server" in run.result["frozen_messages"], run.result["frozen_messages"]
+    assert run.result["frozen_modified"] is False
+    assert run.result["prompts"][1] == ["New name: ", "upgrade"]
+    spec8 = "specs/008-cost-provider-safety-gates/spec.md"
+    assert (run.repo / spec8).read_text("utf-8") == (be.DEMO / spec8).read_text("utf-8")

@@ -114,3 +114,12 @@ def test_rename_changes_every_mention_and_no_derived_file(run: be.Run) -> None:
             rf"(?<![\w.-]){re.escape(RENAME_FROM)}(?![\w.-])", RENAME_TO, before
         ), rel
     assert (run.repo / CAPSULE9).read_bytes() == (be.DEMO / CAPSULE9).read_bytes()
+
+
+def test_frozen_rename_is_refused_with_the_reason(run: be.Run) -> None:
+    """eglot-rename signals the server's error: the reason shows in the echo area."""
+    error = run.result["frozen_error"] or ""
+    assert "Contract 'upgrade-c-cost-states' is frozen by the spec phase of 008-cost-provider-safety-gates" in error
+    assert run.result["frozen_modified"] is False
+    spec8 = "specs/008-cost-provider-safety-gates/spec.md"
+    assert _now(run, spec8) == _before(spec8)

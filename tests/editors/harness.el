@@ -7,8 +7,7 @@
 ;; Loads the setup of docs/editors.md (GEMSTACK_SNIPPET, extracted by the test), opens the
 ;; feature's spec.md as a user would, and writes what eglot saw as JSON to GEMSTACK_RESULT:
 ;; the Flymake diagnostics, a hover, the code actions, the diagnostics after running the
-;; "Regenerate the context capsule" action, the refusal of `eglot-rename' on a contract of this
-;; frozen spec, what eglot asked and said, and the server's stderr.
+;; "Regenerate the context capsule" action, what eglot asked and said, and the server's stderr.
 ;; Exits 0 when every step finished, 1 when a wait timed out, 2 when the harness failed.
 
 (require 'cl-lib)
@@ -137,21 +136,6 @@
     (gemstack-harness--wait "regenerated"
                             (lambda () (not (member "CONTEXT_CAPSULE_STALE" (gemstack-harness--codes)))))
     (gemstack-harness--put 'after_regenerate (gemstack-harness--diagnostics))
-    ;; M-x eglot-rename on a contract of this spec, frozen in the demo (its spec phase is
-    ;; completed): the server refuses with the reason, and nothing is edited.
-    (goto-char (point-min))
-    (search-forward gemstack-harness-hover-needle)
-    (goto-char (+ (match-beginning 0) 5))
-    (cl-letf (((symbol-function 'read-from-minibuffer)
-               (lambda (prompt &rest _) (gemstack-harness--push 'prompts prompt) "capsule-is-derived")))
-      (condition-case err
-          (progn (call-interactively #'eglot-rename)
-                 (gemstack-harness--put 'frozen_rename :json-false))
-        (error (gemstack-harness--put 'frozen_rename (error-message-string err)))))
-    (accept-process-output nil 0.3)
-    (gemstack-harness--put 'modified_after_rename
-                           (vconcat (delq nil (mapcar (lambda (b) (and (buffer-modified-p b) (buffer-file-name b)))
-                                                      (buffer-list)))))
     (let ((stderr (get-buffer (format "*%s stderr*" (process-name (jsonrpc--process server))))))
       (eglot-shutdown server)
       (gemstack-harness--put 'server_stderr

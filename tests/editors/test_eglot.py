@@ -89,17 +89,5 @@ def test_regenerate_clears_the_stale_capsule_and_says_what_it_wrote(run: be.Run)
     assert "CONTEXT_CAPSULE_STALE" not in on_disk
 
 
-def test_rename_of_a_frozen_contract_is_refused_with_the_reason(run: be.Run) -> None:
-    """M-x eglot-rename on a contract of the demo's frozen 009 spec: the error eglot shows
-    carries the server's reason and the way out; no buffer was edited (the regenerated capsule
-    was written by the server, not by a buffer)."""
-    refusal = run.result["frozen_rename"]
-    assert isinstance(refusal, str), run.explain()
-    assert f"Contract 'capsule-is-derived-not-authority' is frozen by the spec phase of {be.FEATURE[6:]}" in refusal
-    assert "amendment" in refusal and "gemstack.renameFrozenContract" in refusal, refusal
-    assert run.result["modified_after_rename"] == [], run.result["modified_after_rename"]
-    assert any(p.startswith("Rename `") for p in run.result["prompts"]), run.result["prompts"]
-
-
 def test_the_server_logs_nothing_alarming(run: be.Run) -> None:
     assert be.quiet_log(run.result["server_stderr"]) == [], run.result["server_stderr"]

@@ -110,9 +110,7 @@ def test_rename_changes_every_mention_and_no_derived_file(run: be.Run) -> None:
     for rel in changed:
         before = _before(rel)
         assert RENAME_FROM in before, rel
-        assert _now(run, rel) == re.sub(
-            rf"(?<![\w.-]){re.escape(RENAME_FROM)}(?![\w.-])", RENAME_TO, before
-        ), rel
+        assert _now(run, rel) == re.sub(rf"(?<![\w.-]){re.escape(RENAME_FROM)}(?![\w.-])", RENAME_TO, before), rel
     assert (run.repo / CAPSULE9).read_bytes() == (be.DEMO / CAPSULE9).read_bytes()
 
 

@@ -5,6 +5,8 @@
 "
 " Sources the documented linter definition, opens specs/009's spec.md (not frozen: the test
 " clears the phase hashes), waits for ALE's diagnostics, then
+" - :ALECodeAction on the stale-capsule finding, "Regenerate the context capsule" chosen by its
+"   number at ALE's prompt: the finding goes;
 " - completion: ALE's omnifunc (ale#completion#OmniFunc) typed in Insert mode with <C-x><C-o>
 "   in a new gemstack-contracts block, first after `"type": "` (the items ALE got), then after
 "   `"type": "IDEN` (the line as Vim left it); the buffer is restored afterwards;
@@ -48,7 +50,16 @@ endfunction
 " type into); the prompt is kept.
 function! s:Answer(prompt, default) abort
   call add(s:R.prompts, [a:prompt, a:default])
+  if a:prompt =~# '^Code Fixes:'
+    " ALE lists the code actions numbered; the user types the number of Regenerate's.
+    let l:chosen = matchstr(a:prompt, '\v(^|\n)\zs\d+\ze\) Regenerate the context capsule')
+    return l:chosen
+  endif
   return s:rename_to
+endfunction
+
+function! s:Codes(buffer) abort
+  return sort(uniq(sort(map(s:Items(a:buffer), 'get(v:val, "code", "")'))))
 endfunction
 
 function! s:Complete(buffer, row, text) abort
@@ -68,7 +79,20 @@ function! s:Scenario() abort
   let s:R.vim = v:version
   execute 'edit ' . fnameescape(s:repo . '/specs/009-context-capsule/spec.md')
   let l:buffer = bufnr('')
-  call s:Wait('diagnostics', {-> !empty(s:Items(l:buffer))})
+  call s:Wait('diagnostics', {-> index(s:Codes(l:buffer), 'CONTEXT_CAPSULE_STALE') >= 0})
+  let s:R.codes_before = s:Codes(l:buffer)
+  function! ale#util#Input(prompt, default, ...) abort
+    return s:Answer(a:prompt, a:default)
+  endfunction
+
+  " :ALECodeAction on the first line, where the stale-capsule finding is; Regenerate chosen.
+  let l:capsule = s:repo . '/specs/009-context-capsule/context-capsule.json'
+  let s:R.capsule_before = join(readfile(l:capsule, 'b'), "\n")
+  call cursor(1, 1)
+  ALECodeAction
+  call s:Wait('regenerated', {-> index(s:Codes(l:buffer), 'CONTEXT_CAPSULE_STALE') < 0})
+  let s:R.codes_after = s:Codes(l:buffer)
+  let s:R.capsule_after = join(readfile(l:capsule, 'b'), "\n")
 
   " Completion, the omnifunc set as ALE's documentation says.
   setlocal omnifunc=ale#completion#OmniFunc completeopt=menu
@@ -91,13 +115,11 @@ function! s:Scenario() abort
   endif
   call cursor(l:found, col('.') + 4)
   let s:R.rename_at = [line('.'), col('.')]
-  function! ale#util#Input(prompt, default, ...) abort
-    return s:Answer(a:prompt, a:default)
-  endfunction
   ALERename
   call s:Wait('rename', {-> search('\V' . s:rename_to, 'nw') > 0})
   let s:R.modified = map(filter(getbufinfo({'buflisted': 1}), 'v:val.changed'), 'fnamemodify(v:val.name, ":.")')
   wall
+  let s:R.capsule_after_rename = join(readfile(l:capsule, 'b'), "\n")
 
   " :ALERename on a contract of the frozen 008 spec: what ALE says, and the buffer after.
   execute 'edit ' . fnameescape(s:repo . '/specs/008-cost-provider-safety-gates/spec.md')

@@ -1,7 +1,8 @@
 """The authoring features ALE 3.3 has, in real Vim 9 (`vim -es`) against gemstack-lsp, set up
-exactly as docs/editors.md says: completion through ALE's omnifunc in a gemstack-contracts
-block, and :ALERename of a contract id (then :wall). tests/editors/authoring_ale.vim drives
-them; every expectation is computed here from the demo's files.
+exactly as docs/editors.md says: :ALECodeAction's Regenerate on the stale capsule, completion
+through ALE's omnifunc in a gemstack-contracts block, and :ALERename of a contract id (then
+:wall). tests/editors/authoring_ale.vim drives them; every expectation is computed here from the
+demo's files.
 
 The demo copy has specs/009's phase hashes removed from state.json, so its contracts can be
 renamed (as in test_nvim_authoring.py).
@@ -64,19 +65,35 @@ def test_ale_rename_changes_every_mention_and_no_derived_file(run: be.Run) -> No
     changed = [SPEC9, "specs/009-context-capsule/plan.md", "specs/009-context-capsule/tasks.md"]
     assert sorted(run.result["modified"]) == sorted(changed), run.explain()
     # ALE prompts with Vim's word under the cursor (ids hold '-', not in 'iskeyword').
-    assert run.result["prompts"][0] == ["New name: ", "capsule"]
+    assert run.result["prompts"][1] == ["New name: ", "capsule"]
     for rel in changed:
         before = (be.DEMO / rel).read_text("utf-8")
         assert RENAME_FROM in before, rel
         want = re.sub(rf"(?<![\w.-]){re.escape(RENAME_FROM)}(?![\w.-])", RENAME_TO, before)
         assert (run.repo / rel).read_text("utf-8") == want, rel
-    assert (run.repo / CAPSULE9).read_bytes() == (be.DEMO / CAPSULE9).read_bytes()
+    # The capsule as the code action wrote it, untouched by the rename.
+    assert run.result["capsule_after_rename"] == run.result["capsule_after"]
 
 
 def test_frozen_rename_is_refused_without_the_reason(run: be.Run) -> None:
     """ALE 3.3 drops an error response's message: it says only that no result came."""
     assert "No rename result received from server" in run.result["frozen_messages"], run.result["frozen_messages"]
     assert run.result["frozen_modified"] is False
-    assert run.result["prompts"][1] == ["New name: ", "upgrade"]
+    assert run.result["prompts"][2] == ["New name: ", "upgrade"]
     spec8 = "specs/008-cost-provider-safety-gates/spec.md"
     assert (run.repo / spec8).read_text("utf-8") == (be.DEMO / spec8).read_text("utf-8")
+
+
+def test_code_action_regenerates_the_stale_capsule(run: be.Run) -> None:
+    """:ALECodeAction lists the capsule actions, numbered; Regenerate's number typed at the
+    prompt runs the server's command: the capsule is written and the finding goes."""
+    assert run.result["prompts"][0] == [
+        "Code Fixes:\n1) Regenerate the context capsule\n2) Verify the context capsule\n"
+        "Type number and <Enter> (empty cancels): ",
+        "",
+    ]
+    assert "CONTEXT_CAPSULE_STALE" in run.result["codes_before"]
+    assert run.result["codes_after"] == [c for c in run.result["codes_before"] if c != "CONTEXT_CAPSULE_STALE"]
+    assert run.result["capsule_before"] == (be.DEMO / CAPSULE9).read_text("utf-8")
+    assert run.result["capsule_after"] != run.result["capsule_before"]
+    assert json.loads(run.result["capsule_after"])  # a JSON document

@@ -5,7 +5,8 @@
 --
 -- The demo copy has specs/009 unfrozen (its state.json's phase hashes removed by the test);
 -- specs/008 stays frozen (the last completed feature). In order: semantic tokens, inlay hints,
--- document highlight, folding, formatting of a block of 010, a rename of a 009 contract id
+-- document highlight, folding, selection ranges, range formatting of one of 010's two
+-- blocks (written), formatting of the other, a rename of a 009 contract id
 -- (vim.lsp.buf.rename, then :wall), a refused rename of a frozen 008 contract, and
 -- :GemstackRenameFrozen on it. What the editor showed is written to GEMSTACK_RESULT as JSON; the
 -- test compares it with the files. 0.7 has no semantic tokens, inlay hints or LSP folding:
@@ -34,6 +35,7 @@ local SPEC10 = REPO .. "/specs/010-release-notes/spec.md"
 local RENAME_FROM, RENAME_TO = "capsule-offline-deterministic", "capsule-offline-repeatable"
 local FROZEN_FROM, FROZEN_TO = "upgrade-c-cost-states", "upgrade-c-states"
 local HIGHLIGHT_ID = "zero-dependency-core"
+local SELECT_ID = "capsule-is-derived-not-authority"
 
 vim.opt.runtimepath:prepend(PLUGIN)
 vim.opt.swapfile = false
@@ -286,16 +288,87 @@ local function main()
     vim.cmd("normal! zE")
   end
 
-  -- Formatting: 010's capabilities block squeezed onto one line, then Neovim's format command.
+  -- Selection ranges: the request at a cursor inside a contract id (the exact chain), and
+  -- (0.12) vim.lsp.buf.selection_range, which selects those ranges in Visual mode.
+  local srow, scol = find(spec9, '"' .. SELECT_ID .. '"')
+  R.selection = { row = srow, col = scol + 5, supported = vim.lsp.buf.selection_range ~= nil }
+  local sel, serr = request_sync(spec9, "textDocument/selectionRange", {
+    textDocument = { uri = vim.uri_from_bufnr(spec9) },
+    positions = { { line = srow, character = scol + 5 } },
+  })
+  R.selection.err = serr
+  R.selection.chain = {}
+  local node = (sel or {})[1]
+  while node ~= nil do
+    table.insert(R.selection.chain, node.range)
+    node = node.parent
+  end
+  if R.selection.supported then
+    vim.api.nvim_win_set_cursor(0, { srow + 1, scol + 5 })
+    local function region()
+      local v, c = vim.fn.getpos("v"), vim.fn.getpos(".")
+      return { mode = vim.fn.mode(), from = { v[2] - 1, v[3] - 1 }, to = { c[2] - 1, c[3] - 1 } }
+    end
+    R.selection.visual = {}
+    vim.lsp.buf.selection_range(1)
+    wait("selection range", function()
+      return vim.fn.mode() == "v"
+    end)
+    table.insert(R.selection.visual, region())
+    vim.lsp.buf.selection_range(3) -- three steps out: the string, the member, the object
+    table.insert(R.selection.visual, region())
+    vim.cmd("normal! \27")
+    R.selection.mode_after = vim.fn.mode()
+  end
+
+  -- 010's two blocks squeezed onto one line each.
   local spec10 = open(SPEC10)
   local original10 = lines(spec10)
-  local first = find(spec10, "```gemstack-capabilities")
-  local last = first + 1
-  while original10[last + 1] ~= "```" do
-    last = last + 1
+  --- Rows of a block's fence and of its closing fence (0-based).
+  local function block(fence)
+    local now = lines(spec10)
+    local first = find(spec10, fence)
+    local last = first + 1
+    while now[last + 1] ~= "```" do
+      last = last + 1
+    end
+    return first, last, now
   end
-  local body = table.concat(vim.list_slice(original10, first + 2, last), " "):gsub("%s+", " ")
-  vim.api.nvim_buf_set_lines(spec10, first + 1, last, false, { body })
+  local function squeeze(fence)
+    local first, last, now = block(fence)
+    local body = table.concat(vim.list_slice(now, first + 2, last), " "):gsub("%s+", " ")
+    vim.api.nvim_buf_set_lines(spec10, first + 1, last, false, { body })
+  end
+  squeeze("```gemstack-capabilities")
+  squeeze("```gemstack-billable-actions")
+
+  -- Range formatting: a selection of the billable-actions block's (squeezed) line only;
+  -- 0.12 passes the range to vim.lsp.buf.format, 0.7 formats the Visual selection's marks.
+  local bfirst = block("```gemstack-billable-actions")
+  local bline = lines(spec10)[bfirst + 2]
+  R.range_format = { squeezed = lines(spec10), row = bfirst + 1 }
+  local before_range = lines(spec10)
+  if vim.lsp.buf.format then
+    vim.lsp.buf.format({
+      bufnr = spec10,
+      timeout_ms = TIMEOUT,
+      range = { start = { bfirst + 2, 0 }, ["end"] = { bfirst + 2, #bline } },
+    })
+  else
+    vim.api.nvim_win_set_cursor(0, { bfirst + 2, 0 })
+    vim.cmd("normal! V\27")
+    vim.lsp.buf.range_formatting()
+  end
+  wait("range formatting", function()
+    return not vim.deep_equal(before_range, lines(spec10))
+  end)
+  R.range_format.after = lines(spec10)
+  vim.cmd("write")
+  local f = assert(io.open(SPEC10, "rb"))
+  R.range_format.disk = f:read("*a")
+  f:close()
+
+  -- Formatting: what is left squeezed (the capabilities block), with Neovim's format command.
   R.format = { squeezed = lines(spec10), original = original10 }
   if vim.lsp.buf.format then
     vim.lsp.buf.format({ bufnr = spec10, timeout_ms = TIMEOUT })

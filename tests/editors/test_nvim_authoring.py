@@ -1,10 +1,12 @@
 """The authoring features end to end in real Neovim: rename (and the frozen-contract refusal and
-:GemstackRenameFrozen), formatting, document highlight, folding ranges, inlay hints and
-semantic tokens, driven through Neovim's own LSP client by tests/editors/authoring.lua.
+:GemstackRenameFrozen), formatting and range formatting, document highlight, folding ranges,
+selection ranges, inlay hints and semantic tokens, driven through Neovim's own LSP client by
+tests/editors/authoring.lua.
 
 Two Neovims, as in test_nvim.py: the PyPI build (0.12-dev, UTF-8) and Debian's 0.7 (UTF-16),
-which has rename, formatting, document highlight and the folding request but no semantic
-tokens, inlay hints or LSP folds: there the test checks they are absent and nothing raised.
+which has rename, formatting, range formatting (of a Visual selection), document highlight and
+the folding and selection-range requests but no semantic tokens, inlay hints, LSP folds or
+vim.lsp.buf.selection_range: there the test checks they are absent and nothing raised.
 
 The demo copy has specs/009's phase hashes removed from state.json, so its contracts can be
 renamed; specs/008 stays frozen (the last completed feature). Every expectation is computed here
@@ -42,6 +44,7 @@ CAPSULE9 = "specs/009-context-capsule/context-capsule.json"
 RENAME_FROM, RENAME_TO = "capsule-offline-deterministic", "capsule-offline-repeatable"
 FROZEN_FROM, FROZEN_TO = "upgrade-c-cost-states", "upgrade-c-states"
 HIGHLIGHT_ID = "zero-dependency-core"
+SELECT_ID = "capsule-is-derived-not-authority"
 ERROR = 4  # vim.log.levels.ERROR
 
 
@@ -115,13 +118,14 @@ def _occurrences(text: str, word: str) -> list[tuple[int, int, int]]:
     return out
 
 
-def _stringify_blocks(text: str) -> str:
-    """Every ```gemstack-* block's JSON laid out as JSON.stringify(value, null, 2) does."""
+def _stringify_blocks(text: str, kind: str = "[a-z-]+") -> str:
+    """Every ```gemstack-* block's JSON (of ``kind`` only, when given) laid out as
+    JSON.stringify(value, null, 2) does."""
 
     def layout(m: re.Match[str]) -> str:
         return m.group(1) + json.dumps(json.loads(m.group(2)), indent=2, ensure_ascii=False) + m.group(3)
 
-    return re.sub(r"(```gemstack-[a-z-]+\n)(.*?)(\n```)", layout, text, flags=re.S)
+    return re.sub(rf"(```gemstack-{kind}\n)(.*?)(\n```)", layout, text, flags=re.S)
 
 
 def test_authoring_harness_finished(session: Session) -> None:
@@ -192,6 +196,84 @@ def test_format_lays_out_the_squeezed_block(session: Session) -> None:
     assert '[ { "provider_id": "gemini-cloud", "type": "COMMERCIAL"' in squeezed  # the edit took
     want = _stringify_blocks(session.text_before(SPEC10))
     assert "\n".join(fmt["after"]) + "\n" == want
+
+
+def test_range_formatting_lays_out_only_the_selected_block(session: Session) -> None:
+    """Both 010 blocks squeezed onto one line; a selection of the billable-actions line
+    formatted: that block is laid out, the capabilities block stays squeezed, in the buffer
+    and on disk after :w."""
+    rf = session.result["range_format"]
+    squeezed = "\n".join(rf["squeezed"])
+    lines = rf["squeezed"]
+    assert lines[rf["row"] - 1] == "```gemstack-billable-actions" and lines[rf["row"] + 1] == "```"
+    assert lines[rf["row"]].startswith("{ ") or lines[rf["row"]].startswith("[ "), lines[rf["row"]]
+    assert '[ { "provider_id": "gemini-cloud", "type": "COMMERCIAL"' in squeezed  # the other one
+    want = _stringify_blocks(squeezed, kind="billable-actions")
+    assert want != squeezed
+    assert "\n".join(rf["after"]) == want
+    assert rf["disk"] == want + "\n"
+    # The billable-actions block is back to the demo's own layout; only capabilities differ.
+    before = session.text_before(SPEC10)
+    assert _stringify_blocks(want + "\n", kind="capabilities") == _stringify_blocks(before) == session.text_now(SPEC10)
+
+
+def _position(text: str, offset: int, utf8: bool) -> dict[str, int]:
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    part = text[start:offset]
+    return {"line": line, "character": len(part.encode("utf-8")) if utf8 else len(part.encode("utf-16-le")) // 2}
+
+
+def _expected_selection_chain(text: str, row: int, col: int, utf8: bool) -> list[dict[str, Any]]:
+    """Independently of the server: the id's characters, the string, the member, the object,
+    the array, the fenced block, the "## 4." section (to its last non-blank line), the "# "
+    title's section (to the document's last non-blank line) and the document."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    at = starts[row] + lines[row].index(f'"{SELECT_ID}"')
+    spans = [(at + 1, at + 1 + len(SELECT_ID)), (at, at + len(SELECT_ID) + 2)]
+    member = starts[row] + lines[row].index('"id"')
+    spans.append((member, spans[-1][1]))
+    obj = max(r for r in range(row) if lines[r] == "  {")
+    obj_end = next(r for r in range(row, len(lines)) if lines[r] in ("  }", "  },"))
+    spans.append((starts[obj] + 2, starts[obj_end] + 3))
+    fence = max(r for r in range(row) if lines[r].startswith("```gemstack-"))
+    close = next(r for r in range(row, len(lines)) if lines[r] == "```")
+    assert lines[fence + 1] == "[" and lines[close - 1] == "]"
+    spans.append((starts[fence + 1], starts[close - 1] + 1))
+    spans.append((starts[fence], starts[close] + 3))
+    section = max(r for r in range(row) if lines[r].startswith("## "))
+    following = next(r for r in range(row, len(lines)) if re.match(r"#{1,2} ", lines[r]))
+    last = max(r for r in range(following) if lines[r].strip())
+    spans.append((starts[section], starts[last] + len(lines[last])))
+    assert lines[0].startswith("# ") and not any(re.match(r"# ", x) for x in lines[1:])
+    last = max(r for r in range(len(lines)) if lines[r].strip())
+    spans.append((0, starts[last] + len(lines[last])))
+    spans.append((0, len(text)))
+    return [{"start": _position(text, a, utf8), "end": _position(text, b, utf8)} for a, b in spans]
+
+
+def test_selection_ranges_grow_from_a_contract_id(session: Session) -> None:
+    sel = session.result["selection"]
+    assert sel.get("err") is None, sel
+    text = session.text_before(SPEC9)
+    row = sel["row"]
+    line = text.split("\n")[row]
+    assert line.index(f'"{SELECT_ID}"') + 5 == sel["col"]
+    utf8 = session.result["offset_encoding"] == "utf-8"
+    assert sel["chain"] == _expected_selection_chain(text, row, sel["col"], utf8)
+    if session.editor.minimum < (0, 11):
+        assert sel["supported"] is False  # 0.7 has no vim.lsp.buf.selection_range; the request works
+        return
+    col = line.index(f'"{SELECT_ID}"')
+    obj = max(r for r in range(row) if text.split("\n")[r] == "  {")
+    # Visual mode from the id's first character to its last; then three steps out, the object.
+    assert sel["visual"][0] == {"mode": "v", "from": [row, col + 1], "to": [row, col + len(SELECT_ID)]}
+    assert sel["visual"][1]["mode"] == "v" and sel["visual"][1]["from"] == [obj, 2]
+    assert sel["visual"][1]["to"][1] == 2 and text.split("\n")[sel["visual"][1]["to"][0]].startswith("  }")
+    assert sel["mode_after"] == "n"
 
 
 def test_document_highlight_marks_every_mention(session: Session) -> None:

@@ -26,10 +26,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
-from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
+from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
-from gemstack_lsp.core.repo import CAPSULE_NAME, LEDGER_NAME
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
@@ -49,64 +49,11 @@ __all__ = [
     "schema_for_file",
 ]
 
-#: One line per block kind, shown beside the fence-name completions.
-BLOCK_DESCRIPTIONS = {
-    "gemstack-contracts": "Frozen architecture contracts (spec.md, plan.md, tasks.md).",
-    "gemstack-test-matrix": "The canonical acceptance test matrix (spec.md).",
-    "gemstack-test-bindings": "Test ids bound to runnable test files (plan.md).",
-    "gemstack-closure-gates": "Project closure gates, package scripts (plan.md).",
-    "gemstack-billable-actions": "Billable provider actions (declared in spec.md, bound in plan.md).",
-    "gemstack-capabilities": "A provider registry: providers and the capabilities they declare.",
-    "gemstack-inherited-contracts": "The spec's frozen contracts restated by the plan (Gemstack 2.0, plan.md).",
-}
+#: One line per block kind, shown beside the fence-name completions (from ``core.kinds``).
+BLOCK_DESCRIPTIONS = {k.name: k.description for k in kinds.BLOCKS}
 
-_CONTRACT_TYPES = ["ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE", "BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"]
-
-_FILE_SCHEMAS = {
-    LEDGER_NAME: "cost-ledger-v1.schema.json",
-    "providers.json": "providers.schema.json",
-    CAPSULE_NAME: "context-capsule-v1.schema.json",
-    "swarm.json": "swarm.schema.json",
-    "visual-qa.json": "visual-qa.schema.json",
-    "amendments.json": "amendments.schema.json",
-}
-
-#: Snippets for a new item of each block (VS Code snippet syntax).
-SNIPPETS: dict[str, tuple[str, str]] = {
-    "gemstack-contracts": (
-        "New contract",
-        '{\n  "id": "${1:contract-id}",\n  "type": "${2|' + ",".join(_CONTRACT_TYPES) + '|}",\n'
-        '  "value": ${3:true},\n  "description": "${4:What the contract protects}"\n}',
-    ),
-    "gemstack-test-matrix": (
-        "New test-matrix entry",
-        '{\n  "id": "TEST-${1:AREA}-${2:A01}",\n  "category": "${3:CATEGORY}",\n'
-        '  "layer": "${4|UNIT,INTEGRATION,E2E,CLI|}",\n  "description": "${5:What the test exercises}",\n'
-        '  "pass_criteria": "${6:What must hold}",\n  "gate": "${7|REQUIRED,SUPPLEMENTAL|}"\n}',
-    ),
-    "gemstack-test-bindings": (
-        "New test binding",
-        '{\n  "test_id": "${1:TEST-AREA-A01}",\n  "runner": "${2:node:test}",\n  "file": "${3:tests/x.test.js}"\n}',
-    ),
-    "gemstack-closure-gates": (
-        "New closure gate",
-        '{\n  "id": "${1:project-tests}",\n  "type": "PACKAGE_SCRIPT",\n  "script": "${2:test}",\n'
-        '  "requirement": "${3|REQUIRED,SUPPLEMENTAL|}",\n  "waivable": ${4:false}\n}',
-    ),
-    "gemstack-billable-actions": (
-        "New billable action",
-        '{\n  "id": "${1:action-id}",\n  "description": "${2:What the action does}",\n'
-        '  "category": "${3|DEFINITELY_BILLABLE,POTENTIALLY_BILLABLE,NON_BILLABLE_LOCAL,EXTERNALLY_MUTATING,'
-        'METERED_READ|}",\n  "capability_id": "${4:inference.generate_text}",\n  "providers": ["${5:provider-id}"]\n}',
-    ),
-    "gemstack-capabilities": (
-        "New provider",
-        '{\n  "provider_id": "${1:provider-id}",\n  "type": "${2|COMMERCIAL,LOCAL,MOCK|}",\n'
-        '  "capabilities": ["${3:inference.generate_text}"]\n}',
-    ),
-}
-#: An inherited contract restates a spec contract in the same shape.
-SNIPPETS["gemstack-inherited-contracts"] = ("Inherited contract", SNIPPETS["gemstack-contracts"][1])
+#: Snippets for a new item of each block (VS Code snippet syntax), from ``core.kinds``.
+SNIPPETS: dict[str, tuple[str, str]] = {k.name: k.snippet for k in kinds.BLOCKS if k.snippet is not None}
 
 
 @dataclass(frozen=True)
@@ -189,13 +136,14 @@ def _schema(name: str) -> dict[str, Any] | None:
 
 
 def schema_for_block(kind: str) -> dict[str, Any] | None:
-    """The JSON Schema of a block kind (``gemstack_lsp/schemas/<kind>.schema.json``)."""
-    return _schema(f"{kind}.schema.json")
+    """The JSON Schema of a block kind (its ``kinds.BLOCKS`` entry's schema file)."""
+    entry = kinds.block_kind(kind)
+    return _schema(entry.schema) if entry is not None else None
 
 
 def schema_for_file(path: str) -> dict[str, Any] | None:
-    """The JSON Schema of a JSON artifact, by its base name."""
-    name = _FILE_SCHEMAS.get(path.rsplit("/", 1)[-1])
+    """The JSON Schema of a Gemstack JSON file (``kinds.ARTIFACT_SCHEMAS``)."""
+    name = kinds.artifact_schema(path)
     return _schema(name) if name else None
 
 
@@ -533,7 +481,7 @@ def _dynamic_ids(
         for tier in ENVIRONMENTS:
             yield tier, "environment tier"
         return
-    if block_kind == "gemstack-billable-actions":
+    if block_kind == kinds.BILLABLE_ACTIONS:
         if last_key == "id" and len(path) == 2 and binding:
             # plan.md binds actions the spec declares.
             for a in (facts.actions or {}).get(feature or "", ()):
@@ -544,13 +492,13 @@ def _dynamic_ids(
         elif last_key == "capability_id":
             for c in facts.capabilities:
                 yield c, "capability"
-    elif block_kind == "gemstack-capabilities" and last_key == "capabilities" and in_list:
+    elif block_kind == kinds.CAPABILITIES and last_key == "capabilities" and in_list:
         for c in facts.capabilities:
             yield c, "capability"
-    elif block_kind == "gemstack-test-bindings" and last_key in ("test_id", "id"):
+    elif block_kind == kinds.TEST_BINDINGS and last_key in ("test_id", "id"):
         for t in (facts.tests or {}).get(feature or "", ()):
             yield t, "test (test matrix)"
-    elif block_kind == "gemstack-test-matrix" and last_key == "category":
+    elif block_kind == kinds.TEST_MATRIX and last_key == "category":
         # Categories are free text: offer those the matrix already uses.
         used: dict[str, None] = {}
         root = parse_json(text[region.start : region.end], region.start).value
@@ -611,7 +559,7 @@ def _fence_name_candidates(text: str, source: SourceText, offset: int) -> list[C
     span = Span(offset - len(word), offset)
     return [
         Candidate(kind, "block", span, kind, detail="Gemstack block", documentation=BLOCK_DESCRIPTIONS[kind])
-        for kind in BLOCK_KINDS
+        for kind in kinds.BLOCK_NAMES
     ]
 
 

@@ -1,0 +1,77 @@
+"""The block-kind registry (``core.kinds``) is the one place a kind is listed.
+
+Adding a fenced block kind means one ``kinds.BLOCKS`` entry, its parser module in
+``core/blocks`` and its schema file: these tests check each entry is complete and that no
+other module spells a fence name or a Gemstack JSON file's schema file.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+from gemstack_lsp.core import kinds, markdown
+from gemstack_lsp.core.blocks import blocks_of
+from gemstack_lsp.core.schemas import available_schemas, load_schema
+from gemstack_lsp.ide import completion
+
+PACKAGE = Path(__file__).parents[2] / "gemstack_lsp"
+#: The modules allowed to spell a fence name: the registry and each kind's own parser module.
+ALLOWED = {PACKAGE / "core" / "kinds.py"}
+
+
+def test_every_entry_has_a_schema_a_parser_and_its_hooks() -> None:
+    shipped = set(available_schemas())
+    assert len(set(kinds.BLOCK_NAMES)) == len(kinds.BLOCKS)
+    for kind in kinds.BLOCKS:
+        assert kind.name.startswith("gemstack-")
+        assert kind.schema in shipped, kind.schema
+        assert isinstance(load_schema(kind.schema), dict)
+        assert callable(kind.parse)
+        module = importlib.import_module(kind.parser.partition(":")[0])
+        assert kind.name == module.KIND
+        assert kind.description and kind.item and kind.id_key
+        assert completion.BLOCK_DESCRIPTIONS[kind.name] == kind.description
+        assert importlib.import_module("gemstack_lsp.ide.outline").ID_KEYS[kind.name] == kind.id_key
+        assert completion.schema_for_block(kind.name) == load_schema(kind.schema)
+
+
+def test_every_artifact_schema_exists_and_loads() -> None:
+    shipped = set(available_schemas())
+    for path, schema in kinds.ARTIFACT_SCHEMAS.items():
+        assert schema in shipped, schema
+        assert isinstance(load_schema(schema), dict)
+        assert kinds.artifact_schema(f"specs/x/{path}" if "/" not in path else path) == schema
+        assert completion.schema_for_file(path) == load_schema(schema)
+    assert kinds.artifact_schema("specs/x/notes.json") is None
+
+
+def test_markdown_scans_exactly_the_registry_kinds() -> None:
+    assert markdown.BLOCK_KINDS == kinds.BLOCK_NAMES
+    assert markdown.REFERENCE_KINDS == kinds.REFERENCE_NAMES
+    text = "".join(f"```{name}\n[]\n```\n\n" for name in kinds.BLOCK_NAMES) + "```gemstack-unknown\n[]\n```\n"
+    assert [f.kind for f in markdown.scan_fences(text) if f.kind is not None] == list(kinds.BLOCK_NAMES)
+    blocks = blocks_of("specs/x/spec.md", text)
+    assert [r.kind for r in blocks.results] == list(kinds.BLOCK_NAMES)
+    for name in kinds.BLOCK_NAMES:
+        assert blocks.of(name).kind == name
+
+
+def _literals(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text("utf-8"))
+    return [(n.lineno, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def test_no_other_module_lists_the_kinds_or_the_schema_files() -> None:
+    """A fence name or schema file name as a whole string literal appears only in the registry."""
+    names = set(kinds.BLOCK_NAMES)
+    schema_files = set(available_schemas())
+    offenders: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path in ALLOWED:
+            continue
+        for line, value in _literals(path):
+            if value in names or value in schema_files:
+                offenders.append(f"{path.relative_to(PACKAGE)}:{line}: {value!r}")
+    assert offenders == []

@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from gemstack_lsp.core import kinds
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
-from gemstack_lsp.core.schemas import load_schema
+from gemstack_lsp.core.schemas import applicable, load_schema, schemas_at
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.host import Snapshot
@@ -147,107 +147,6 @@ def schema_for_file(path: str) -> dict[str, Any] | None:
     return _schema(name) if name else None
 
 
-#: An instance the completion cannot see (``if`` conditions are then left undecided).
-_UNKNOWN: Any = object()
-
-
-def _matches(condition: Mapping[str, Any], instance: Any, root: Mapping[str, Any]) -> bool:
-    """Whether ``instance`` (what is typed so far) satisfies an ``if`` subschema."""
-    try:
-        schema = dict(condition)
-        if "$defs" in root and "$defs" not in schema:
-            schema["$defs"] = root["$defs"]
-        import jsonschema  # imported on first use (start-up does not pay for it)
-
-        return bool(jsonschema.Draft202012Validator(schema).is_valid(instance))
-    except Exception:
-        return False
-
-
-def _resolve(schema: Any, root: Mapping[str, Any], instance: Any = _UNKNOWN) -> list[Mapping[str, Any]]:
-    """A schema with its local ``$ref`` followed, its ``allOf``/``anyOf``/``oneOf`` branches spread,
-    and the ``then`` or ``else`` of an ``if`` that the instance typed so far decides."""
-    out: list[Mapping[str, Any]] = []
-    todo = [schema]
-    seen = 0
-    while todo and seen < 64:
-        seen += 1
-        s = todo.pop()
-        if not isinstance(s, Mapping):
-            continue
-        ref = s.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/"):
-            target: Any = root
-            for part in ref[2:].split("/"):
-                target = target.get(part) if isinstance(target, Mapping) else None
-            todo.append(target)
-        out.append(s)
-        for key in ("allOf", "anyOf", "oneOf"):
-            branches = s.get(key)
-            if isinstance(branches, list):
-                todo.extend(branches)
-        condition = s.get("if")
-        if isinstance(condition, Mapping) and instance is not _UNKNOWN:
-            branch = s.get("then") if _matches(condition, instance, root) else s.get("else")
-            if isinstance(branch, Mapping):
-                todo.append(branch)
-    return out
-
-
-def _child(
-    schemas: list[Mapping[str, Any]], step: str | int, root: Mapping[str, Any], instance: Any = _UNKNOWN
-) -> list[Mapping[str, Any]]:
-    out: list[Mapping[str, Any]] = []
-    for s in schemas:
-        if isinstance(step, int):
-            prefix = s.get("prefixItems")
-            if isinstance(prefix, list) and step < len(prefix):
-                out.extend(_resolve(prefix[step], root, instance))
-            elif isinstance(s.get("items"), Mapping):
-                out.extend(_resolve(s["items"], root, instance))
-            continue
-        props = s.get("properties")
-        if isinstance(props, Mapping) and step in props:
-            out.extend(_resolve(props[step], root, instance))
-            continue
-        patterns = s.get("patternProperties")
-        matched = False
-        if isinstance(patterns, Mapping):
-            for pattern, sub in patterns.items():
-                if re.search(pattern, step):
-                    out.extend(_resolve(sub, root, instance))
-                    matched = True
-        if not matched and isinstance(s.get("additionalProperties"), Mapping):
-            out.extend(_resolve(s["additionalProperties"], root, instance))
-    return out
-
-
-def _node_step(node: JsonNode | None, step: str | int) -> JsonNode | None:
-    if isinstance(node, JsonObject) and isinstance(step, str):
-        return node.get(step)
-    if isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
-        return node.items[step]
-    return None
-
-
-def _value(node: JsonNode | None) -> Any:
-    return node.to_python() if node is not None else _UNKNOWN
-
-
-def _schemas_at(
-    schema: Mapping[str, Any], path: Iterable[str | int], tree: JsonNode | None = None
-) -> list[Mapping[str, Any]]:
-    """The subschemas that apply at ``path``, ``if`` conditions decided by the partial ``tree``."""
-    node = tree
-    current = _resolve(schema, schema, _value(node))
-    for step in path:
-        node = _node_step(node, step)
-        current = _child(current, step, schema, _value(node))
-        if not current:
-            break
-    return current
-
-
 def _describe(s: Mapping[str, Any]) -> str | None:
     title = s.get("title")
     description = s.get("description")
@@ -265,7 +164,7 @@ def _properties(schemas: list[Mapping[str, Any]], root: Mapping[str, Any]) -> di
         if isinstance(p, Mapping):
             for name, sub in p.items():
                 if name not in props:
-                    resolved = _resolve(sub, root)
+                    resolved = applicable(sub, root)
                     props[name] = resolved[0] if resolved else {}
                     merged: dict[str, Any] = {}
                     for r in reversed(resolved):
@@ -346,12 +245,12 @@ def _json_candidates(
             return [_snippet(label, "[\n" + _indent(body, "  ") + "\n]", Span(offset, offset), indent, block_kind)]
         return []
     out: list[Candidate] = []
-    schemas = _schemas_at(schema, loc.path, prefix_result.value) if schema else []
+    schemas = schemas_at(schema, loc.path, prefix_result.value) if schema else []
     if loc.is_key and isinstance(loc.container, JsonObject):
         # A property name: the keys this object may have and does not have yet.
         present = set(loc.container.keys())
         obj_path = loc.path if loc.node is None else loc.path[:-1]
-        obj_schemas = _schemas_at(schema, obj_path, prefix_result.value) if schema else []
+        obj_schemas = schemas_at(schema, obj_path, prefix_result.value) if schema else []
         required = _required(obj_schemas)
         for name, sub in _properties(obj_schemas, schema or {}).items():
             if name in present:

@@ -11,12 +11,13 @@ import ast
 import importlib
 from pathlib import Path
 
+import gemstack_lsp
 from gemstack_lsp.core import kinds, markdown
-from gemstack_lsp.core.blocks import blocks_of
+from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.schemas import available_schemas, load_schema
 from gemstack_lsp.ide import completion
 
-PACKAGE = Path(__file__).parents[2] / "gemstack_lsp"
+PACKAGE = Path(gemstack_lsp.__file__).parent
 #: The modules allowed to spell a fence name: the registry and each kind's own parser module.
 ALLOWED = {PACKAGE / "core" / "kinds.py"}
 
@@ -54,8 +55,21 @@ def test_markdown_scans_exactly_the_registry_kinds() -> None:
     assert [f.kind for f in markdown.scan_fences(text) if f.kind is not None] == list(kinds.BLOCK_NAMES)
     blocks = blocks_of("specs/x/spec.md", text)
     assert [r.kind for r in blocks.results] == list(kinds.BLOCK_NAMES)
-    for name in kinds.BLOCK_NAMES:
-        assert blocks.of(name).kind == name
+    for kind in kinds.BLOCKS:
+        assert blocks.of(kind.name).kind == kind.name
+        assert isinstance(getattr(DocumentBlocks, kind.field, None), property), kind.field
+        assert getattr(blocks, kind.field) is blocks.of(kind.name)
+
+
+def test_every_shipped_schema_is_registered() -> None:
+    registered = {k.schema for k in kinds.BLOCKS} | set(kinds.ARTIFACT_SCHEMAS.values())
+    # The configuration file's schema is for editors (taplo), not for a Gemstack file.
+    assert set(available_schemas()) - registered == {"gemstack-lsp-config.schema.json"}
+
+
+def test_the_manifest_is_matched_by_its_path_only() -> None:
+    assert kinds.artifact_schema(".gemstack/manifest.json") == "gemstack-manifest.schema.json"
+    assert kinds.artifact_schema("docs/manifest.json") is None
 
 
 def _literals(path: Path) -> list[tuple[int, str]]:
@@ -68,10 +82,12 @@ def test_no_other_module_lists_the_kinds_or_the_schema_files() -> None:
     names = set(kinds.BLOCK_NAMES)
     schema_files = set(available_schemas())
     offenders: list[str] = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    modules = sorted(PACKAGE.rglob("*.py"))
+    assert len(modules) > 50, PACKAGE  # the scan must see the package
+    for path in modules:
         if path in ALLOWED:
             continue
         for line, value in _literals(path):
-            if value in names or value in schema_files:
+            if value in names or value in schema_files or value.removeprefix("```") in names:
                 offenders.append(f"{path.relative_to(PACKAGE)}:{line}: {value!r}")
     assert offenders == []

@@ -18,7 +18,7 @@ from gemstack_lsp.core.schemas import available_schemas, load_schema
 from gemstack_lsp.ide import completion
 
 PACKAGE = Path(gemstack_lsp.__file__).parent
-#: The modules allowed to spell a fence name: the registry and each kind's own parser module.
+#: The one module allowed to spell a fence name or a registered schema file: the registry.
 ALLOWED = {PACKAGE / "core" / "kinds.py"}
 
 

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.blocks.contracts import FrozenContract
 from gemstack_lsp.core.findings import Finding, Related, Severity
@@ -206,7 +207,7 @@ def file_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
 
 def _structured_spec(repo: GemstackRepo, feature: Feature) -> bool:
     doc = repo.document(feature.spec)
-    return doc.text is not None and not doc.has_bom and bool(reference_blocks(doc.text, "gemstack-contracts"))
+    return doc.text is not None and not doc.has_bom and bool(reference_blocks(doc.text, kinds.CONTRACTS))
 
 
 def _contracts(repo: GemstackRepo, path: str) -> tuple[tuple[FrozenContract, ...], bool] | None:

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import closure_gates, test_bindings, test_matrix
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
@@ -45,6 +46,7 @@ from gemstack_lsp.core.blocks.base import (
     read_reference_block,
     schema_issues,
 )
+from gemstack_lsp.core.feature import CLOSURE_NAME
 from gemstack_lsp.core.findings import Finding, Related, Severity
 from gemstack_lsp.core.hashing import BomError, hash_text, sha256_hex
 from gemstack_lsp.core.jscompat import json_stringify, utf16_key
@@ -61,7 +63,7 @@ from gemstack_lsp.core.text import Span
 if TYPE_CHECKING:
     from gemstack_lsp.core.options import AnalysisOptions
 
-SCHEMA_NAME = "gemstack-closure"
+SCHEMA_NAME = kinds.ARTIFACT_SCHEMAS[CLOSURE_NAME]
 VERIFIED_STATUSES = ("VERIFIED", "VERIFIED_WITH_EXCEPTIONS")
 
 

@@ -15,6 +15,7 @@ import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.blocks.contracts import FrozenContract, Violation, compare_phase, effective_contracts
 from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit, contained
@@ -310,7 +311,7 @@ def binding_findings(blocks: dict[str, DocumentBlocks]) -> list[Finding]:
 
 
 def _has_reference_contracts(text: str) -> bool:
-    return bool(reference_blocks(text, "gemstack-contracts"))
+    return bool(reference_blocks(text, kinds.CONTRACTS))
 
 
 def refreeze_hint(phase: str, name: str) -> str:

@@ -28,22 +28,15 @@ from itertools import accumulate
 from operator import add
 
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
+from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
 from gemstack_lsp.core.memo import active_memo, per_text
 from gemstack_lsp.core.text import Span
 
-#: The Gemstack block kinds (info string words) this project knows.
-BLOCK_KINDS = (
-    "gemstack-contracts",
-    "gemstack-test-matrix",
-    "gemstack-test-bindings",
-    "gemstack-closure-gates",
-    "gemstack-billable-actions",
-    "gemstack-capabilities",
-    "gemstack-inherited-contracts",
-)
+#: The Gemstack block kinds (info string words) this project knows: see ``gemstack_lsp.core.kinds``.
+BLOCK_KINDS = BLOCK_NAMES
 
 #: The kinds the reference gemstack CLI itself extracts.
-REFERENCE_KINDS = BLOCK_KINDS[:4]
+REFERENCE_KINDS = REFERENCE_NAMES
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,26 @@
-"""The JSON Schemas shipped in ``gemstack_lsp/schemas``: loading them, and what they say of a key.
+"""The JSON Schemas shipped in ``gemstack_lsp/schemas``: loading them, and the one schema walker.
 
 Schemas are package data read through ``importlib.resources`` (no file-system path is
-assumed), parsed once and cached. ``describe`` walks a schema along a key path (object keys and
-array indexes, through ``$ref``, ``allOf``/``anyOf``/``oneOf`` and ``if``/``then``) to the
-``title`` and ``description`` that hover and completion show.
+assumed), parsed once and cached. Which file describes which block kind or Gemstack JSON file is
+``core.kinds``'s concern. Two views walk a schema along a key path (object keys and array
+indexes) through local ``$ref``, ``allOf``/``anyOf``/``oneOf`` and ``if``/``then``/``else``:
+
+- ``subschema``/``describe``: the one subschema at a path, for the ``title`` and ``description``
+  hover shows (every ``then`` and ``else`` is a candidate; the first branch naming the key wins);
+- ``schemas_at``: every subschema that applies at a path, ``if`` conditions decided by what is
+  typed so far, for completion's keys, values and documentation.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Mapping, Sequence
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
+
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject
 
 _PACKAGE = "gemstack_lsp.schemas"
 _SUFFIX = ".schema.json"
@@ -44,18 +52,27 @@ def available_schemas() -> list[str]:
     return sorted(p.name for p in resources.files(_PACKAGE).iterdir() if p.name.endswith(_SUFFIX))
 
 
+#: The keywords whose subschemas all apply alongside the schema holding them.
+_COMBINERS = ("allOf", "anyOf", "oneOf")
+
+
+def ref_target(root: Mapping[str, Any], ref: str) -> Any:
+    """The value a local ``$ref`` (``#/...``) points at in ``root``; ``None`` when it points nowhere."""
+    if not ref.startswith("#/"):
+        return None
+    target: Any = root
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if not isinstance(target, Mapping) or part not in target:
+            return None
+        target = target[part]
+    return target
+
+
 def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
     seen = 0
     while isinstance(node.get("$ref"), str) and seen < 16:
-        ref: str = node["$ref"]
-        if not ref.startswith("#/"):
-            break
-        target: Any = root
-        for part in ref[2:].split("/"):
-            part = part.replace("~1", "/").replace("~0", "~")
-            if not isinstance(target, Mapping) or part not in target:
-                return node
-            target = target[part]
+        target = ref_target(root, node["$ref"])
         if not isinstance(target, Mapping):
             return node
         node = target
@@ -67,7 +84,7 @@ def _branches(root: Mapping[str, Any], node: Mapping[str, Any]) -> Iterator[Mapp
     """The node and every subschema that applies alongside it."""
     node = _resolve(root, node)
     yield node
-    for key in ("allOf", "anyOf", "oneOf"):
+    for key in _COMBINERS:
         for sub in node.get(key, ()) or ():
             if isinstance(sub, Mapping):
                 yield from _branches(root, sub)
@@ -121,3 +138,104 @@ def describe(schema_name: str, key_path: Sequence[str | int]) -> tuple[str, str]
     if not isinstance(title, str) and not isinstance(description, str):
         return None
     return (title if isinstance(title, str) else "", description if isinstance(description, str) else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Every subschema that applies (completion)
+
+#: An instance not seen (``if`` conditions are then left undecided).
+UNKNOWN: Any = object()
+
+
+def _matches(condition: Mapping[str, Any], instance: Any, root: Mapping[str, Any]) -> bool:
+    """Whether ``instance`` (what is typed so far) satisfies an ``if`` subschema."""
+    try:
+        schema = dict(condition)
+        if "$defs" in root and "$defs" not in schema:
+            schema["$defs"] = root["$defs"]
+        import jsonschema  # imported on first use (start-up does not pay for it)
+
+        return bool(jsonschema.Draft202012Validator(schema).is_valid(instance))
+    except Exception:
+        return False
+
+
+def applicable(schema: Any, root: Mapping[str, Any], instance: Any = UNKNOWN) -> list[Mapping[str, Any]]:
+    """A schema with its local ``$ref`` followed, its ``allOf``/``anyOf``/``oneOf`` branches spread,
+    and the ``then`` or ``else`` of an ``if`` that the instance typed so far decides."""
+    out: list[Mapping[str, Any]] = []
+    todo = [schema]
+    seen = 0
+    while todo and seen < 64:
+        seen += 1
+        s = todo.pop()
+        if not isinstance(s, Mapping):
+            continue
+        ref = s.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            todo.append(ref_target(root, ref))
+        out.append(s)
+        for key in _COMBINERS:
+            branches = s.get(key)
+            if isinstance(branches, list):
+                todo.extend(branches)
+        condition = s.get("if")
+        if isinstance(condition, Mapping) and instance is not UNKNOWN:
+            branch = s.get("then") if _matches(condition, instance, root) else s.get("else")
+            if isinstance(branch, Mapping):
+                todo.append(branch)
+    return out
+
+
+def _child(
+    schemas: list[Mapping[str, Any]], step: str | int, root: Mapping[str, Any], instance: Any = UNKNOWN
+) -> list[Mapping[str, Any]]:
+    out: list[Mapping[str, Any]] = []
+    for s in schemas:
+        if isinstance(step, int):
+            prefix = s.get("prefixItems")
+            if isinstance(prefix, list) and step < len(prefix):
+                out.extend(applicable(prefix[step], root, instance))
+            elif isinstance(s.get("items"), Mapping):
+                out.extend(applicable(s["items"], root, instance))
+            continue
+        props = s.get("properties")
+        if isinstance(props, Mapping) and step in props:
+            out.extend(applicable(props[step], root, instance))
+            continue
+        patterns = s.get("patternProperties")
+        matched = False
+        if isinstance(patterns, Mapping):
+            for pattern, sub in patterns.items():
+                if re.search(pattern, step):
+                    out.extend(applicable(sub, root, instance))
+                    matched = True
+        if not matched and isinstance(s.get("additionalProperties"), Mapping):
+            out.extend(applicable(s["additionalProperties"], root, instance))
+    return out
+
+
+def _node_step(node: JsonNode | None, step: str | int) -> JsonNode | None:
+    if isinstance(node, JsonObject) and isinstance(step, str):
+        return node.get(step)
+    if isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
+        return node.items[step]
+    return None
+
+
+def _value(node: JsonNode | None) -> Any:
+    return node.to_python() if node is not None else UNKNOWN
+
+
+def schemas_at(
+    schema: Mapping[str, Any], path: Iterable[str | int], tree: JsonNode | None = None
+) -> list[Mapping[str, Any]]:
+    """The subschemas that apply at ``path``, ``if`` conditions decided by the partial ``tree``."""
+    node = tree
+    current = applicable(schema, schema, _value(node))
+    for step in path:
+        node = _node_step(node, step)
+        current = _child(current, step, schema, _value(node))
+        if not current:
+            break
+    return current

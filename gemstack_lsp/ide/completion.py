@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, locate, parse_json
-from gemstack_lsp.core.markdown import BLOCK_KINDS, scan_fences
+from gemstack_lsp.core import kinds
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, locate, parse_json
+from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
-from gemstack_lsp.core.repo import CAPSULE_NAME, LEDGER_NAME
-from gemstack_lsp.core.schemas import load_schema
+from gemstack_lsp.core.schemas import applicable, load_schema, schemas_at
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.host import Snapshot
@@ -49,64 +49,11 @@ __all__ = [
     "schema_for_file",
 ]
 
-#: One line per block kind, shown beside the fence-name completions.
-BLOCK_DESCRIPTIONS = {
-    "gemstack-contracts": "Frozen architecture contracts (spec.md, plan.md, tasks.md).",
-    "gemstack-test-matrix": "The canonical acceptance test matrix (spec.md).",
-    "gemstack-test-bindings": "Test ids bound to runnable test files (plan.md).",
-    "gemstack-closure-gates": "Project closure gates, package scripts (plan.md).",
-    "gemstack-billable-actions": "Billable provider actions (declared in spec.md, bound in plan.md).",
-    "gemstack-capabilities": "A provider registry: providers and the capabilities they declare.",
-    "gemstack-inherited-contracts": "The spec's frozen contracts restated by the plan (Gemstack 2.0, plan.md).",
-}
+#: One line per block kind, shown beside the fence-name completions (from ``core.kinds``).
+BLOCK_DESCRIPTIONS = {k.name: k.description for k in kinds.BLOCKS}
 
-_CONTRACT_TYPES = ["ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE", "BOOLEAN_INVARIANT", "BOUNDARY", "ROADMAP_LIMIT"]
-
-_FILE_SCHEMAS = {
-    LEDGER_NAME: "cost-ledger-v1.schema.json",
-    "providers.json": "providers.schema.json",
-    CAPSULE_NAME: "context-capsule-v1.schema.json",
-    "swarm.json": "swarm.schema.json",
-    "visual-qa.json": "visual-qa.schema.json",
-    "amendments.json": "amendments.schema.json",
-}
-
-#: Snippets for a new item of each block (VS Code snippet syntax).
-SNIPPETS: dict[str, tuple[str, str]] = {
-    "gemstack-contracts": (
-        "New contract",
-        '{\n  "id": "${1:contract-id}",\n  "type": "${2|' + ",".join(_CONTRACT_TYPES) + '|}",\n'
-        '  "value": ${3:true},\n  "description": "${4:What the contract protects}"\n}',
-    ),
-    "gemstack-test-matrix": (
-        "New test-matrix entry",
-        '{\n  "id": "TEST-${1:AREA}-${2:A01}",\n  "category": "${3:CATEGORY}",\n'
-        '  "layer": "${4|UNIT,INTEGRATION,E2E,CLI|}",\n  "description": "${5:What the test exercises}",\n'
-        '  "pass_criteria": "${6:What must hold}",\n  "gate": "${7|REQUIRED,SUPPLEMENTAL|}"\n}',
-    ),
-    "gemstack-test-bindings": (
-        "New test binding",
-        '{\n  "test_id": "${1:TEST-AREA-A01}",\n  "runner": "${2:node:test}",\n  "file": "${3:tests/x.test.js}"\n}',
-    ),
-    "gemstack-closure-gates": (
-        "New closure gate",
-        '{\n  "id": "${1:project-tests}",\n  "type": "PACKAGE_SCRIPT",\n  "script": "${2:test}",\n'
-        '  "requirement": "${3|REQUIRED,SUPPLEMENTAL|}",\n  "waivable": ${4:false}\n}',
-    ),
-    "gemstack-billable-actions": (
-        "New billable action",
-        '{\n  "id": "${1:action-id}",\n  "description": "${2:What the action does}",\n'
-        '  "category": "${3|DEFINITELY_BILLABLE,POTENTIALLY_BILLABLE,NON_BILLABLE_LOCAL,EXTERNALLY_MUTATING,'
-        'METERED_READ|}",\n  "capability_id": "${4:inference.generate_text}",\n  "providers": ["${5:provider-id}"]\n}',
-    ),
-    "gemstack-capabilities": (
-        "New provider",
-        '{\n  "provider_id": "${1:provider-id}",\n  "type": "${2|COMMERCIAL,LOCAL,MOCK|}",\n'
-        '  "capabilities": ["${3:inference.generate_text}"]\n}',
-    ),
-}
-#: An inherited contract restates a spec contract in the same shape.
-SNIPPETS["gemstack-inherited-contracts"] = ("Inherited contract", SNIPPETS["gemstack-contracts"][1])
+#: Snippets for a new item of each block (VS Code snippet syntax), from ``core.kinds``.
+SNIPPETS: dict[str, tuple[str, str]] = {k.name: k.snippet for k in kinds.BLOCKS if k.snippet is not None}
 
 
 @dataclass(frozen=True)
@@ -189,115 +136,15 @@ def _schema(name: str) -> dict[str, Any] | None:
 
 
 def schema_for_block(kind: str) -> dict[str, Any] | None:
-    """The JSON Schema of a block kind (``gemstack_lsp/schemas/<kind>.schema.json``)."""
-    return _schema(f"{kind}.schema.json")
+    """The JSON Schema of a block kind (its ``kinds.BLOCKS`` entry's schema file)."""
+    entry = kinds.block_kind(kind)
+    return _schema(entry.schema) if entry is not None else None
 
 
 def schema_for_file(path: str) -> dict[str, Any] | None:
-    """The JSON Schema of a JSON artifact, by its base name."""
-    name = _FILE_SCHEMAS.get(path.rsplit("/", 1)[-1])
+    """The JSON Schema of a Gemstack JSON file (``kinds.ARTIFACT_SCHEMAS``)."""
+    name = kinds.artifact_schema(path)
     return _schema(name) if name else None
-
-
-#: An instance the completion cannot see (``if`` conditions are then left undecided).
-_UNKNOWN: Any = object()
-
-
-def _matches(condition: Mapping[str, Any], instance: Any, root: Mapping[str, Any]) -> bool:
-    """Whether ``instance`` (what is typed so far) satisfies an ``if`` subschema."""
-    try:
-        schema = dict(condition)
-        if "$defs" in root and "$defs" not in schema:
-            schema["$defs"] = root["$defs"]
-        import jsonschema  # imported on first use (start-up does not pay for it)
-
-        return bool(jsonschema.Draft202012Validator(schema).is_valid(instance))
-    except Exception:
-        return False
-
-
-def _resolve(schema: Any, root: Mapping[str, Any], instance: Any = _UNKNOWN) -> list[Mapping[str, Any]]:
-    """A schema with its local ``$ref`` followed, its ``allOf``/``anyOf``/``oneOf`` branches spread,
-    and the ``then`` or ``else`` of an ``if`` that the instance typed so far decides."""
-    out: list[Mapping[str, Any]] = []
-    todo = [schema]
-    seen = 0
-    while todo and seen < 64:
-        seen += 1
-        s = todo.pop()
-        if not isinstance(s, Mapping):
-            continue
-        ref = s.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/"):
-            target: Any = root
-            for part in ref[2:].split("/"):
-                target = target.get(part) if isinstance(target, Mapping) else None
-            todo.append(target)
-        out.append(s)
-        for key in ("allOf", "anyOf", "oneOf"):
-            branches = s.get(key)
-            if isinstance(branches, list):
-                todo.extend(branches)
-        condition = s.get("if")
-        if isinstance(condition, Mapping) and instance is not _UNKNOWN:
-            branch = s.get("then") if _matches(condition, instance, root) else s.get("else")
-            if isinstance(branch, Mapping):
-                todo.append(branch)
-    return out
-
-
-def _child(
-    schemas: list[Mapping[str, Any]], step: str | int, root: Mapping[str, Any], instance: Any = _UNKNOWN
-) -> list[Mapping[str, Any]]:
-    out: list[Mapping[str, Any]] = []
-    for s in schemas:
-        if isinstance(step, int):
-            prefix = s.get("prefixItems")
-            if isinstance(prefix, list) and step < len(prefix):
-                out.extend(_resolve(prefix[step], root, instance))
-            elif isinstance(s.get("items"), Mapping):
-                out.extend(_resolve(s["items"], root, instance))
-            continue
-        props = s.get("properties")
-        if isinstance(props, Mapping) and step in props:
-            out.extend(_resolve(props[step], root, instance))
-            continue
-        patterns = s.get("patternProperties")
-        matched = False
-        if isinstance(patterns, Mapping):
-            for pattern, sub in patterns.items():
-                if re.search(pattern, step):
-                    out.extend(_resolve(sub, root, instance))
-                    matched = True
-        if not matched and isinstance(s.get("additionalProperties"), Mapping):
-            out.extend(_resolve(s["additionalProperties"], root, instance))
-    return out
-
-
-def _node_step(node: JsonNode | None, step: str | int) -> JsonNode | None:
-    if isinstance(node, JsonObject) and isinstance(step, str):
-        return node.get(step)
-    if isinstance(node, JsonArray) and isinstance(step, int) and 0 <= step < len(node.items):
-        return node.items[step]
-    return None
-
-
-def _value(node: JsonNode | None) -> Any:
-    return node.to_python() if node is not None else _UNKNOWN
-
-
-def _schemas_at(
-    schema: Mapping[str, Any], path: Iterable[str | int], tree: JsonNode | None = None
-) -> list[Mapping[str, Any]]:
-    """The subschemas that apply at ``path``, ``if`` conditions decided by the partial ``tree``."""
-    node = tree
-    current = _resolve(schema, schema, _value(node))
-    for step in path:
-        node = _node_step(node, step)
-        current = _child(current, step, schema, _value(node))
-        if not current:
-            break
-    return current
 
 
 def _describe(s: Mapping[str, Any]) -> str | None:
@@ -317,7 +164,7 @@ def _properties(schemas: list[Mapping[str, Any]], root: Mapping[str, Any]) -> di
         if isinstance(p, Mapping):
             for name, sub in p.items():
                 if name not in props:
-                    resolved = _resolve(sub, root)
+                    resolved = applicable(sub, root)
                     props[name] = resolved[0] if resolved else {}
                     merged: dict[str, Any] = {}
                     for r in reversed(resolved):
@@ -398,12 +245,12 @@ def _json_candidates(
             return [_snippet(label, "[\n" + _indent(body, "  ") + "\n]", Span(offset, offset), indent, block_kind)]
         return []
     out: list[Candidate] = []
-    schemas = _schemas_at(schema, loc.path, prefix_result.value) if schema else []
+    schemas = schemas_at(schema, loc.path, prefix_result.value) if schema else []
     if loc.is_key and isinstance(loc.container, JsonObject):
         # A property name: the keys this object may have and does not have yet.
         present = set(loc.container.keys())
         obj_path = loc.path if loc.node is None else loc.path[:-1]
-        obj_schemas = _schemas_at(schema, obj_path, prefix_result.value) if schema else []
+        obj_schemas = schemas_at(schema, obj_path, prefix_result.value) if schema else []
         required = _required(obj_schemas)
         for name, sub in _properties(obj_schemas, schema or {}).items():
             if name in present:
@@ -533,7 +380,7 @@ def _dynamic_ids(
         for tier in ENVIRONMENTS:
             yield tier, "environment tier"
         return
-    if block_kind == "gemstack-billable-actions":
+    if block_kind == kinds.BILLABLE_ACTIONS:
         if last_key == "id" and len(path) == 2 and binding:
             # plan.md binds actions the spec declares.
             for a in (facts.actions or {}).get(feature or "", ()):
@@ -544,13 +391,13 @@ def _dynamic_ids(
         elif last_key == "capability_id":
             for c in facts.capabilities:
                 yield c, "capability"
-    elif block_kind == "gemstack-capabilities" and last_key == "capabilities" and in_list:
+    elif block_kind == kinds.CAPABILITIES and last_key == "capabilities" and in_list:
         for c in facts.capabilities:
             yield c, "capability"
-    elif block_kind == "gemstack-test-bindings" and last_key in ("test_id", "id"):
+    elif block_kind == kinds.TEST_BINDINGS and last_key in ("test_id", "id"):
         for t in (facts.tests or {}).get(feature or "", ()):
             yield t, "test (test matrix)"
-    elif block_kind == "gemstack-test-matrix" and last_key == "category":
+    elif block_kind == kinds.TEST_MATRIX and last_key == "category":
         # Categories are free text: offer those the matrix already uses.
         used: dict[str, None] = {}
         root = parse_json(text[region.start : region.end], region.start).value
@@ -611,7 +458,7 @@ def _fence_name_candidates(text: str, source: SourceText, offset: int) -> list[C
     span = Span(offset - len(word), offset)
     return [
         Candidate(kind, "block", span, kind, detail="Gemstack block", documentation=BLOCK_DESCRIPTIONS[kind])
-        for kind in BLOCK_KINDS
+        for kind in kinds.BLOCK_NAMES
     ]
 
 

@@ -388,32 +388,21 @@ def action_section(ctx: HoverContext) -> str | None:
     return "\n".join(lines)
 
 
-#: Gemstack JSON artifacts by base name, and the schema that describes them.
-_ARTIFACT_SCHEMAS = {
-    "cost-ledger.json": "cost-ledger-v1",
-    "context-capsule.json": "context-capsule-v1",
-    "providers.json": "providers",
-    "swarm.json": "swarm",
-    "visual-qa.json": "visual-qa",
-    "amendments.json": "amendments",
-}
-
-
 def key_section(ctx: HoverContext) -> str | None:
     """A key of a Gemstack block or JSON artifact: its schema's title and description."""
-    from gemstack_lsp.core import jsonspan, schemas
+    from gemstack_lsp.core import jsonspan, kinds, schemas
 
     root: Any = None
     schema: str | None = None
-    base = ctx.rel.rsplit("/", 1)[-1]
-    if base in _ARTIFACT_SCHEMAS:
+    artifact = kinds.artifact_schema(ctx.rel)
+    if artifact is not None:
         root = jsonspan.parse_json(ctx.text).value
-        schema = _ARTIFACT_SCHEMAS[base]
+        schema = artifact
     elif ctx.rel.endswith(".md"):
         blocks = _blocks(ctx, ctx.rel)
         for result in blocks.results if blocks is not None else ():
             if result.fence is not None and result.root is not None and result.root.span.contains(ctx.offset):
-                root, schema = result.root, result.kind
+                root, schema = result.root, kinds.BY_NAME[result.kind].schema
                 break
     if root is None or schema is None:
         return None
@@ -421,6 +410,7 @@ def key_section(ctx: HoverContext) -> str | None:
     if not where.is_key or where.node is None or not where.path:
         return None
     described = schemas.describe(schema, where.path)
+    schema = schema.removesuffix(".schema.json")
     if described is None:
         return None
     title, description = described

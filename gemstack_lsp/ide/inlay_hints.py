@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.contracts import CONTRACT_KINDS
 from gemstack_lsp.core.closure import VERIFIED_STATUSES, parse_closure
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, iter_nodes
@@ -77,7 +78,7 @@ def test_results(snapshot: Snapshot, feature: Feature) -> dict[str, str] | None:
         ids: list[str] = []
         for block in gemstack_blocks(spec):
             root = block.result.value
-            if block.kind != "gemstack-test-matrix" or not isinstance(root, JsonArray):
+            if block.kind != kinds.TEST_MATRIX or not isinstance(root, JsonArray):
                 continue
             for item in root.items:
                 ident = item.get("id") if isinstance(item, JsonObject) else None
@@ -116,7 +117,7 @@ def _compute(snapshot: Snapshot, path: str, options: InlayHintOptions) -> tuple[
         if not isinstance(root, JsonArray):
             continue
         items = [i for i in root.items if isinstance(i, JsonObject)]
-        if block.kind == "gemstack-test-matrix" and results is not None:
+        if block.kind == kinds.TEST_MATRIX and results is not None:
             for item in items:
                 ident = item.get("id")
                 if isinstance(ident, JsonString) and ident.value in results:
@@ -139,7 +140,7 @@ def _compute(snapshot: Snapshot, path: str, options: InlayHintOptions) -> tuple[
                             f"Frozen by the {frozen.phase} phase: {frozen.reason}. Change it through an amendment.",
                         )
                     )
-        elif block.kind == "gemstack-test-bindings" and options.bindings:
+        elif block.kind == kinds.TEST_BINDINGS and options.bindings:
             files = [i.get("file") for i in items]
             counts = Counter(f.value for f in files if isinstance(f, JsonString))
             for f in files:

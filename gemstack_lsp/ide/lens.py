@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, verify_capsule
 from gemstack_lsp.core.cost.checks import preview_action
 from gemstack_lsp.core.i18n import Language, localize
@@ -134,7 +135,7 @@ def billable_lenses(snapshot: Snapshot, path: str, options: AnalysisOptions) -> 
     out: list[LensInfo] = []
     env = options.environment
     for block in document_blocks(snapshot, path):
-        if block.kind != "gemstack-billable-actions":
+        if block.kind != kinds.BILLABLE_ACTIONS:
             continue
         root = block.result.value
         ids: list[str] = []

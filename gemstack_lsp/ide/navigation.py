@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.contracts import CONTRACT_KINDS
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, iter_nodes, parse_json
 from gemstack_lsp.core.memo import per_text
@@ -108,21 +109,21 @@ def _block_occurrences(path: str, text: str) -> Iterator[Occurrence]:
             kind = block.kind
             if kind in CONTRACT_KINDS and (s := _str(item, "id")):
                 yield Occurrence(path, s.span, "contract", s.value, True)
-            elif kind == "gemstack-test-matrix" and (s := _str(item, "id")):
+            elif kind == kinds.TEST_MATRIX and (s := _str(item, "id")):
                 yield Occurrence(path, s.span, "test", s.value, True)
-            elif kind == "gemstack-test-bindings":
+            elif kind == kinds.TEST_BINDINGS:
                 if s := _str(item, "test_id"):
                     yield Occurrence(path, s.span, "test", s.value)
                 if s := _str(item, "file"):
                     yield Occurrence(path, s.span, "path", s.value)
-            elif kind == "gemstack-billable-actions":
+            elif kind == kinds.BILLABLE_ACTIONS:
                 if s := _str(item, "id"):
                     yield Occurrence(path, s.span, "action", s.value, name == "spec.md")
                 if s := _str(item, "capability_id"):
                     yield Occurrence(path, s.span, "capability", s.value)
                 for p in _array_strings(item.get("providers")):
                     yield Occurrence(path, p.span, "provider", p.value)
-            elif kind == "gemstack-capabilities":
+            elif kind == kinds.CAPABILITIES:
                 if s := _str(item, "provider_id"):
                     yield Occurrence(path, s.span, "provider", s.value, True)
                 for c in _array_strings(item.get("capabilities")):

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import parse_fence_json
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonResult, JsonString, parse_json
 from gemstack_lsp.core.markdown import Fence, scan_fences
@@ -39,27 +40,11 @@ __all__ = [
     "outline",
 ]
 
-#: The key naming an item, per block kind.
-ID_KEYS = {
-    "gemstack-contracts": "id",
-    "gemstack-test-matrix": "id",
-    "gemstack-test-bindings": "test_id",
-    "gemstack-closure-gates": "id",
-    "gemstack-billable-actions": "id",
-    "gemstack-capabilities": "provider_id",
-    "gemstack-inherited-contracts": "id",
-}
+#: The key naming an item, per block kind (from ``core.kinds``).
+ID_KEYS = {k.name: k.id_key for k in kinds.BLOCKS}
 
-#: The item kind of each block, and the keys whose values make its detail.
-_ITEM_KIND = {
-    "gemstack-contracts": ("contract", ("type",)),
-    "gemstack-test-matrix": ("test", ("category", "layer", "gate")),
-    "gemstack-test-bindings": ("binding", ("file",)),
-    "gemstack-closure-gates": ("gate", ("type", "requirement")),
-    "gemstack-billable-actions": ("action", ("category", "capability_id")),
-    "gemstack-capabilities": ("provider", ("type",)),
-    "gemstack-inherited-contracts": ("contract", ("type",)),
-}
+#: The item kind of each block, and the keys whose values make its detail (from ``core.kinds``).
+_ITEM_KIND = {k.name: (k.item, k.detail_keys) for k in kinds.BLOCKS}
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 #: The start of a line (after any line break, or the text's start) with "#" in its first four characters.
@@ -141,7 +126,7 @@ def _block_item(block: BlockJson) -> OutlineItem:
             if ident is None or not isinstance(item, JsonObject):
                 continue
             grand: tuple[OutlineItem, ...] = ()
-            if block.kind == "gemstack-capabilities":
+            if block.kind == kinds.CAPABILITIES:
                 caps = item.get("capabilities")
                 if isinstance(caps, JsonArray):
                     grand = tuple(

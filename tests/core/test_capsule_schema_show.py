@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,9 @@ def capsule_for(r: GemstackRepo) -> dict[str, Any]:
 def test_schema_file_matches_and_accepts_both_generators(reference_repo: Path) -> None:
     shipped = Path(__file__).parents[2] / "gemstack_lsp" / "schemas" / "context-capsule-v1.schema.json"
     assert json.loads(shipped.read_text("utf-8")) == CAPSULE_SCHEMA
+    # The schema the Python dict held before the JSON file became its single source.
+    canonical = json.dumps(CAPSULE_SCHEMA, sort_keys=True).encode()
+    assert hashlib.sha256(canonical).hexdigest() == "0b1db475c1e7ee0a5cf8bb9f81a5b71c196ff2d98033d6452b03632324ee5450"
     validator = Draft202012Validator(CAPSULE_SCHEMA)
     for name in ("specs-009-context-capsule.json", "specs-008-cost-provider-safety-gates.json"):
         assert list(validator.iter_errors(json.loads((REFERENCE_OUTPUT / name).read_text("utf-8")))) == []

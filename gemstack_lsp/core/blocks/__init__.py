@@ -1,10 +1,10 @@
 """Every Gemstack block of one document, parsed once per (path, text).
 
-``blocks_of`` runs the parser of each block kind over a document's fences and adds the fence
-findings: ``FENCE_UNSEEN_BY_REFERENCE`` where the reference gemstack CLI would miss or misread
-a block Markdown shows (and where it would read a block Markdown does not show). It is
-memoised by (path, text), so an unchanged document costs nothing on the next keystroke. One
-parser module per kind lives beside this one.
+``blocks_of`` runs the parser of each block kind of the registry (``gemstack_lsp.core.kinds``)
+over a document's fences and adds the fence findings: ``FENCE_UNSEEN_BY_REFERENCE`` where the
+reference gemstack CLI would miss or misread a block Markdown shows (and where it would read a
+block Markdown does not show). It is memoised by (path, text), so an unchanged document costs
+nothing on the next keystroke. One parser module per kind lives beside this one.
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import BlockResult
-from gemstack_lsp.core.blocks.billable_actions import BillableAction, parse_billable_actions
-from gemstack_lsp.core.blocks.capabilities import CapabilityDeclaration, parse_capabilities
-from gemstack_lsp.core.blocks.closure_gates import ClosureGate, parse_closure_gates
-from gemstack_lsp.core.blocks.contracts import FrozenContract, parse_contracts
-from gemstack_lsp.core.blocks.inherited_contracts import parse_inherited_contracts
-from gemstack_lsp.core.blocks.test_bindings import TestBinding, parse_test_bindings
-from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry, parse_test_matrix
+from gemstack_lsp.core.blocks.billable_actions import BillableAction
+from gemstack_lsp.core.blocks.capabilities import CapabilityDeclaration
+from gemstack_lsp.core.blocks.closure_gates import ClosureGate
+from gemstack_lsp.core.blocks.contracts import FrozenContract
+from gemstack_lsp.core.blocks.test_bindings import TestBinding
+from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
-from gemstack_lsp.core.markdown import REFERENCE_KINDS, Fence, reference_only_blocks, scan_fences
+from gemstack_lsp.core.markdown import Fence, reference_only_blocks, scan_fences
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.repo import Document
 from gemstack_lsp.core.text import SourceText, Span
@@ -32,34 +32,54 @@ __all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "blocks_of_document", "
 
 T = TypeVar("T")
 
+_INDEX = {k.name: i for i, k in enumerate(kinds.BLOCKS)}
+
 
 @dataclass(frozen=True)
 class DocumentBlocks:
-    """The parsed blocks of one document and every finding about them."""
+    """The parsed blocks of one document and every finding about them.
+
+    ``results`` holds one result per kind of ``kinds.BLOCKS``, in its order; ``of`` finds one by
+    fence name, and the properties below give the typed results of the kinds other modules read.
+    """
 
     path: str
     fences: tuple[Fence, ...]
-    contracts: BlockResult[FrozenContract]
-    test_matrix: BlockResult[TestMatrixEntry]
-    test_bindings: BlockResult[TestBinding]
-    closure_gates: BlockResult[ClosureGate]
-    billable_actions: BlockResult[BillableAction]
-    capabilities: BlockResult[CapabilityDeclaration]
+    results: tuple[BlockResult[Any], ...]
     fence_findings: tuple[Finding, ...]
-    #: The contracts a Gemstack 2.0 plan restates (``gemstack-inherited-contracts``).
-    inherited_contracts: BlockResult[FrozenContract]
+
+    def of(self, kind: str) -> BlockResult[Any]:
+        """The result of the block kind named ``kind`` (a fence name of ``kinds.BLOCKS``)."""
+        return self.results[_INDEX[kind]]
 
     @property
-    def results(self) -> tuple[BlockResult[Any], ...]:
-        return (
-            self.contracts,
-            self.test_matrix,
-            self.test_bindings,
-            self.closure_gates,
-            self.billable_actions,
-            self.capabilities,
-            self.inherited_contracts,
-        )
+    def contracts(self) -> BlockResult[FrozenContract]:
+        return self.of(kinds.CONTRACTS)
+
+    @property
+    def test_matrix(self) -> BlockResult[TestMatrixEntry]:
+        return self.of(kinds.TEST_MATRIX)
+
+    @property
+    def test_bindings(self) -> BlockResult[TestBinding]:
+        return self.of(kinds.TEST_BINDINGS)
+
+    @property
+    def closure_gates(self) -> BlockResult[ClosureGate]:
+        return self.of(kinds.CLOSURE_GATES)
+
+    @property
+    def billable_actions(self) -> BlockResult[BillableAction]:
+        return self.of(kinds.BILLABLE_ACTIONS)
+
+    @property
+    def capabilities(self) -> BlockResult[CapabilityDeclaration]:
+        return self.of(kinds.CAPABILITIES)
+
+    @property
+    def inherited_contracts(self) -> BlockResult[FrozenContract]:
+        """The contracts a Gemstack 2.0 plan restates (``gemstack-inherited-contracts``)."""
+        return self.of(kinds.INHERITED_CONTRACTS)
 
     @property
     def contract_items(self) -> tuple[FrozenContract, ...]:
@@ -110,7 +130,7 @@ def fence_findings(path: str, text: str) -> tuple[Finding, ...]:
     """FENCE_UNSEEN_BY_REFERENCE for every block the reference would read differently from Markdown."""
     out: list[Finding] = []
     for f in scan_fences(text):
-        if f.kind in REFERENCE_KINDS and f.reference_issue is not None:
+        if f.kind in kinds.REFERENCE_NAMES and f.reference_issue is not None:
             finding = Finding(
                 "FENCE_UNSEEN_BY_REFERENCE",
                 f"The reference gemstack CLI would not read this {f.kind} block as shown: {f.reference_issue}.",
@@ -120,7 +140,7 @@ def fence_findings(path: str, text: str) -> tuple[Finding, ...]:
             )
             out.append(finding.with_fixes(*_unindent_fix(path, text, f)))
     for m in reference_only_blocks(text):
-        if m.kind in REFERENCE_KINDS:
+        if m.kind in kinds.REFERENCE_NAMES:
             out.append(Finding("FENCE_UNSEEN_BY_REFERENCE", m.message, path, m.span, data={"kind": m.kind}))
     return tuple(out)
 
@@ -154,26 +174,8 @@ def blocks_of(path: str, text: str) -> DocumentBlocks:
     def of(kind: str) -> tuple[Fence, ...]:
         return tuple(f for f in fences if f.kind == kind)
 
-    return DocumentBlocks(
-        path=path,
-        fences=fences,
-        contracts=_guarded("gemstack-contracts", path, parse_contracts, text, of("gemstack-contracts")),
-        test_matrix=_guarded("gemstack-test-matrix", path, parse_test_matrix, text, of("gemstack-test-matrix")),
-        test_bindings=_guarded("gemstack-test-bindings", path, parse_test_bindings, text, of("gemstack-test-bindings")),
-        closure_gates=_guarded("gemstack-closure-gates", path, parse_closure_gates, text, of("gemstack-closure-gates")),
-        billable_actions=_guarded(
-            "gemstack-billable-actions", path, parse_billable_actions, text, of("gemstack-billable-actions")
-        ),
-        capabilities=_guarded("gemstack-capabilities", path, parse_capabilities, text, of("gemstack-capabilities")),
-        fence_findings=fence_findings(path, text),
-        inherited_contracts=_guarded(
-            "gemstack-inherited-contracts",
-            path,
-            parse_inherited_contracts,
-            text,
-            of("gemstack-inherited-contracts"),
-        ),
-    )
+    results = tuple(_guarded(k.name, path, k.parse, text, of(k.name)) for k in kinds.BLOCKS)
+    return DocumentBlocks(path=path, fences=fences, results=results, fence_findings=fence_findings(path, text))
 
 
 def blocks_of_document(doc: Document) -> DocumentBlocks | None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_checked_entries
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
@@ -20,7 +21,7 @@ from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
 
-KIND: Final = "gemstack-capabilities"
+KIND: Final = kinds.CAPABILITIES
 CODE: Final = "CAPABILITIES_INVALID"
 INFO: Final = BlockKindInfo(
     kind=KIND,
@@ -76,7 +77,7 @@ def _parse(path: str, text: str, fences: tuple[Fence, ...] | None) -> BlockResul
     source = read_block(path, text, INFO, fences)
     if not source.present or not source.parsed:
         return source.result((), ())
-    schema = load_schema("gemstack-capabilities.schema.json")
+    schema = load_schema(kinds.BY_NAME[KIND].schema)
     entries, findings = schema_checked_entries(source, schema, CODE, "provider declaration")
     return source.result([_declaration(path, node) for node in entries], findings)
 

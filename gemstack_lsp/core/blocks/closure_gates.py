@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
@@ -23,7 +24,7 @@ from gemstack_lsp.core.jsonspan import JsonBool, JsonNode, JsonObject, JsonStrin
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
-KIND = "gemstack-closure-gates"
+KIND = kinds.CLOSURE_GATES
 
 INFO = BlockKindInfo(
     KIND,

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
@@ -34,9 +35,9 @@ from gemstack_lsp.core.jsonspan import (
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
-KIND = "gemstack-contracts"
+KIND = kinds.CONTRACTS
 #: The block kinds that declare contracts: a phase's own, and the ones it inherits (Gemstack 2.0).
-CONTRACT_KINDS = (KIND, "gemstack-inherited-contracts")
+CONTRACT_KINDS = (KIND, kinds.INHERITED_CONTRACTS)
 
 INFO = BlockKindInfo(
     KIND,

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block
 from gemstack_lsp.core.blocks.contracts import FrozenContract, contracts_of
 from gemstack_lsp.core.markdown import Fence
 
-KIND = "gemstack-inherited-contracts"
+KIND = kinds.INHERITED_CONTRACTS
 
 INFO = BlockKindInfo(
     KIND,

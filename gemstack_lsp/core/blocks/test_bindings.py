@@ -12,6 +12,7 @@ import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
@@ -25,7 +26,7 @@ from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonStri
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
-KIND = "gemstack-test-bindings"
+KIND = kinds.TEST_BINDINGS
 
 INFO = BlockKindInfo(
     KIND,

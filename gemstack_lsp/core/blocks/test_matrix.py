@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
@@ -26,7 +27,7 @@ from gemstack_lsp.core.jsonspan import JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span, utf8
 
-KIND = "gemstack-test-matrix"
+KIND = kinds.TEST_MATRIX
 
 INFO = BlockKindInfo(
     KIND,

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import contracts, test_matrix
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, read_reference_block
 from gemstack_lsp.core.capsule.canonical import parse_json
@@ -393,7 +394,7 @@ def first_heading(text: str) -> tuple[str, Span] | None:
 def plan_bound_files(text: str) -> list[str]:
     """The ``file`` of every entry in the plan's ``gemstack-test-bindings`` block (best effort)."""
     files: list[str] = []
-    for block in reference_blocks(text, "gemstack-test-bindings"):
+    for block in reference_blocks(text, kinds.TEST_BINDINGS):
         try:
             data = parse_json(block.json_text)
         except ValueError:

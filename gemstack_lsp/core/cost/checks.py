@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import schema_issues
 from gemstack_lsp.core.blocks.billable_actions import BillableAction, ProviderRef
 from gemstack_lsp.core.cost.environment import TIERS, Tier, as_tier
@@ -156,7 +157,7 @@ def _providers_json_findings(view: CostView) -> Iterator[Finding]:
             err.span,
         )
     if parsed.ok and parsed.value is not None:
-        for issue in schema_issues(parsed.value, load_schema("providers.schema.json")):
+        for issue in schema_issues(parsed.value, load_schema(kinds.ARTIFACT_SCHEMAS["providers.json"])):
             where = ".".join(str(p) for p in issue.path) or "root"
             yield Finding(
                 "PROVIDER_REGISTRY_INVALID",

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
-from gemstack_lsp.core import secretpatterns
+from gemstack_lsp.core import kinds, secretpatterns
 from gemstack_lsp.core.cost.jsonedit import insert_member
+from gemstack_lsp.core.feature import LEDGER_NAME
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.jscompat import (
     UNDEFINED,
@@ -59,7 +60,7 @@ LEDGER_CONTRACT: Final = "upgrade-c-cost-states"
 SECRETS_CONTRACT: Final = "secrets-forbidden-in-safety-artifacts"
 PHASE: Final = "IMPLEMENTATION"
 DEFAULT_MAX_AGE_DAYS: Final = 90
-SCHEMA_FILE: Final = "cost-ledger-v1.schema.json"
+SCHEMA_FILE: Final = kinds.ARTIFACT_SCHEMAS[LEDGER_NAME]
 
 #: Property names a ledger must never use (compared lower-cased, and lower-cased without - and _).
 FORBIDDEN_KEYS: Final = frozenset(

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.jscompat import js_property_order, js_trim
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.text import Span
@@ -162,7 +163,7 @@ def _conflicts(
                     ((first.path, first.type_span or first.id_span, f"declared as {first.type} here"),),
                     subject=pid,
                 )
-    blocks = [d for d in decls if d.source == "gemstack-capabilities"]
+    blocks = [d for d in decls if d.source == kinds.CAPABILITIES]
     if blocks:
         first_block = blocks[0]
         for other in blocks[1:]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.blocks.billable_actions import BillableAction
 from gemstack_lsp.core.blocks.capabilities import CapabilityDeclaration
@@ -195,7 +196,7 @@ def _from_block(decl: CapabilityDeclaration) -> ProviderDeclaration:
         type=decl.type.upper(),
         explicit_type=True,
         capabilities=tuple(c.id for c in decl.capabilities),
-        source="gemstack-capabilities",
+        source=kinds.CAPABILITIES,
         path=decl.path,
         id_span=decl.provider_span,
         type_span=decl.type_span,

@@ -12,9 +12,11 @@ What cannot be had in one process stays with the subprocess (``make_client(..., 
 or the ``subprocess_server`` marker): audit hooks (process-wide, never removed), stderr, exit
 codes, the environment read at start.
 
-``launch_server.py``'s ``GEMSTACK_TEST_FAKE`` check is the one piece of process state a server
-here shares: ``rules.feature_checks`` is patched while at least one server that asked for it is
-running, and a test may not run a fake and a plain server side by side.
+Two pieces of process state are shared by the servers here, and restored when the last one
+stops: ``launch_server.py``'s ``GEMSTACK_TEST_FAKE`` check (``rules.feature_checks`` is patched
+while a server that asked for it runs; a test may not run a fake and a plain server side by
+side), and the level of the ``gemstack_lsp`` logger, which the server sets from the client's
+``logLevel`` setting (one server per process in production).
 """
 
 from __future__ import annotations
@@ -43,13 +45,16 @@ _fake_lock = threading.Lock()
 _fake_users = 0
 _plain_users = 0
 _original_checks: Callable[[], list[Any]] | None = None
+_original_level: int | None = None
 
 
-def _use_fake(fake: bool) -> None:
-    global _fake_users, _plain_users, _original_checks
+def _acquire_process_state(fake: bool) -> None:
+    global _fake_users, _plain_users, _original_checks, _original_level
     with _fake_lock:
         if (fake and _plain_users) or (not fake and _fake_users):
             raise RuntimeError("an in-process fake server and a plain one cannot run side by side")
+        if _fake_users + _plain_users == 0:
+            _original_level = logging.getLogger("gemstack_lsp").level
         if not fake:
             _plain_users += 1
             return
@@ -63,16 +68,19 @@ def _use_fake(fake: bool) -> None:
         _fake_users += 1
 
 
-def _release_fake(fake: bool) -> None:
-    global _fake_users, _plain_users, _original_checks
+def _release_process_state(fake: bool) -> None:
+    global _fake_users, _plain_users, _original_checks, _original_level
     with _fake_lock:
-        if not fake:
+        if fake:
+            _fake_users -= 1
+            if _fake_users == 0 and _original_checks is not None:
+                rules.feature_checks = _original_checks
+                _original_checks = None
+        else:
             _plain_users -= 1
-            return
-        _fake_users -= 1
-        if _fake_users == 0 and _original_checks is not None:
-            rules.feature_checks = _original_checks
-            _original_checks = None
+        if _fake_users + _plain_users == 0 and _original_level is not None:
+            logging.getLogger("gemstack_lsp").setLevel(_original_level)
+            _original_level = None
 
 
 class _ToClient:
@@ -137,7 +145,7 @@ class InProcessServer:
             raise RuntimeError("deliberate failure inside a handler")
 
     def start(self) -> None:
-        _use_fake(self.fake)
+        _acquire_process_state(self.fake)
         self._registered = True
         self._thread.start()
         if not self._ready.wait(JOIN):
@@ -206,7 +214,7 @@ class InProcessServer:
         finally:
             if self._registered:
                 self._registered = False
-                _release_fake(self.fake)
+                _release_process_state(self.fake)
 
 
 async def attach(client: Any, *, fake: bool) -> InProcessServer:

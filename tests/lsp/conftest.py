@@ -1,10 +1,17 @@
-"""End-to-end fixtures: the real server in a subprocess, driven by pytest-lsp's client.
+"""End-to-end fixtures: the real server, driven by pytest-lsp's client.
 
-``make_client(kind, root)`` starts ``tests/lsp/launch_server.py`` against a workspace folder and
-initialises it with the capabilities of a real client:
+``make_client(kind, root)`` starts a server against a workspace folder and initialises it with
+the capabilities of a real client:
 
 - ``vscode``: VS Code 1.65 — push diagnostics, UTF-16 positions, dynamic file watchers;
 - ``neovim``: Neovim 0.11 — pull diagnostics, UTF-8 positions, static watchers.
+
+The server is a fresh ``create_server()`` on a thread of the test process, connected to the
+client by an in-memory byte stream (``tests/lsp/inprocess_server.py``): the same frames as over
+stdio, without a start-up per test. A test whose fact is about the process (audit hooks, stderr,
+exit codes, the environment read at start) gets ``tests/lsp/launch_server.py`` in a subprocess:
+``make_client(..., subprocess=True)``, ``audit=True`` or ``watch=...``, or the
+``subprocess_server`` marker; ``GEMSTACK_TEST_SERVER=subprocess`` runs every test that way.
 
 The ``client_kind`` fixture is parametrised over both. ``Harness`` wraps the client with the
 traps of pytest-lsp handled: a ``workspace/applyEdit`` handler, every push recorded in order,
@@ -31,6 +38,7 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from gemstack_lsp.core.text import Encoding, Position, SourceText, Span
 from gemstack_lsp.uris import path_to_uri
+from tests.lsp.inprocess_server import InProcessServer, attach
 
 HERE = Path(__file__).parent
 LAUNCHER = HERE / "launch_server.py"
@@ -241,9 +249,42 @@ def gem_repo(reference_repo: Path) -> Path:
     return Path(os.path.realpath(reference_repo))
 
 
+def wants_subprocess(request: pytest.FixtureRequest) -> bool:
+    """Whether this test's servers run in a subprocess (its marker, or the whole run's choice)."""
+    return (
+        request.node.get_closest_marker("subprocess_server") is not None
+        or os.environ.get("GEMSTACK_TEST_SERVER") == "subprocess"
+    )
+
+
+async def connect(client: LanguageClient, root: Path, *, fake: bool, subprocess: bool) -> InProcessServer | None:
+    """Start a server for ``client``: in this process (returned, to be stopped), or
+    ``launch_server.py`` in a subprocess (``None``)."""
+    if not subprocess:
+        return await attach(client, fake=fake)
+    env = dict(os.environ)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["GEMSTACK_TEST_FAKE"] = "1" if fake else "0"
+    env["GEMSTACK_TEST_AUDIT"] = "0"
+    await client.start_io(sys.executable, str(LAUNCHER), env=env, cwd=str(root))
+    return None
+
+
+async def disconnect(client: LanguageClient, server: InProcessServer | None) -> None:
+    """Shut the session down (``shutdown``, ``exit``), stop the server and the client."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(client.shutdown_session(), WAIT)
+    try:
+        if server is not None:
+            server.stop()
+    finally:
+        await client.stop()
+
+
 @pytest_asyncio.fixture
-async def make_client() -> AsyncIterator[MakeClient]:
-    started: list[Harness] = []
+async def make_client(request: pytest.FixtureRequest) -> AsyncIterator[MakeClient]:
+    started: list[tuple[Harness, InProcessServer | None]] = []
+    by_default = wants_subprocess(request)
 
     async def start(
         kind: str,
@@ -255,18 +296,27 @@ async def make_client() -> AsyncIterator[MakeClient]:
         options: Any = None,
         tweak: Callable[[lsp.ClientCapabilities], None] | None = None,
         locale: str | None = None,
+        subprocess: bool | None = None,
     ) -> Harness:
         client = LanguageClient(converter_factory=default_converter)
         register_lsp_features(client, {m: f for m, f in DEFAULT_CLIENT_FEATURES.items() if m not in _OWN_HANDLERS})
         harness = Harness(client, root, kind)
         _install_handlers(harness)
-        env = dict(os.environ)
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env["GEMSTACK_TEST_FAKE"] = "1" if fake else "0"
-        env["GEMSTACK_TEST_AUDIT"] = "1" if audit else "0"
-        if watch is not None:
-            env["GEMSTACK_TEST_WATCH"] = str(watch)
-        await client.start_io(sys.executable, str(LAUNCHER), env=env, cwd=str(root))
+        if subprocess is None:
+            # Audit hooks are process-wide: an audited server always has a process of its own.
+            subprocess = by_default or audit or watch is not None
+        server: InProcessServer | None = None
+        if subprocess:
+            env = dict(os.environ)
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+            env["GEMSTACK_TEST_FAKE"] = "1" if fake else "0"
+            env["GEMSTACK_TEST_AUDIT"] = "1" if audit else "0"
+            if watch is not None:
+                env["GEMSTACK_TEST_WATCH"] = str(watch)
+            await client.start_io(sys.executable, str(LAUNCHER), env=env, cwd=str(root))
+        else:
+            server = await attach(client, fake=fake)
+        started.append((harness, server))
         caps = client_capabilities(CLIENTS[kind])
         if tweak is not None:
             tweak(caps)
@@ -287,14 +337,11 @@ async def make_client() -> AsyncIterator[MakeClient]:
         enc = result.capabilities.position_encoding
         harness.encoding = "utf-8" if enc == lsp.PositionEncodingKind.Utf8 else "utf-16"
         harness.pull = bool(caps.text_document and caps.text_document.diagnostic is not None)
-        started.append(harness)
         return harness
 
     yield start
-    for harness in started:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(harness.client.shutdown_session(), WAIT)
-        await harness.client.stop()
+    for harness, server in started:
+        await disconnect(harness.client, server)
 
 
 @pytest.fixture(params=sorted(CLIENTS))

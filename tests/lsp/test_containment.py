@@ -38,6 +38,7 @@ async def _command(h: Any, name: str, *arguments: Any) -> Any:
     )
 
 
+@pytest.mark.subprocess_server  # audit hooks are process-wide: this server gets a process of its own
 async def test_a_symlinked_feature_folder_is_never_a_repository_read_or_written(
     make_client: MakeClient, gem_repo: Path, tmp_path: Path, client_kind: str
 ) -> None:
@@ -131,6 +132,7 @@ def test_session_roots_follow_the_containment_rule(gem_repo: Path, tmp_path: Pat
     assert session.inside_workspace(str(gem_repo / SPEC))
 
 
+@pytest.mark.subprocess_server  # audit hooks are process-wide: this server gets a process of its own
 async def test_a_plan_linked_from_outside_is_never_read_nor_written(
     make_client: MakeClient, gem_repo: Path, tmp_path: Path
 ) -> None:

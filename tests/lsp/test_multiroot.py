@@ -11,9 +11,8 @@ import asyncio
 import importlib.util
 import os
 import shutil
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -61,6 +60,7 @@ async def start_workspace(
     configuration: dict[str, Any] | None = None,
     fake: bool = False,
     pull_configuration: bool = True,
+    subprocess: bool | None = None,
 ) -> AsyncIterator[Any]:
     """A started server with ``folders`` as workspace folders.
 
@@ -68,7 +68,8 @@ async def start_workspace(
     section the client answers for it. ``harness.config_requests`` records every
     ``workspace/configuration`` request the server made. ``fake`` turns on the launcher's
     FAKE-FINDING check; ``pull_configuration=False`` removes the client's
-    ``workspace.configuration`` capability (a push-only client).
+    ``workspace.configuration`` capability (a push-only client). The server runs in this
+    process unless ``subprocess`` (or ``GEMSTACK_TEST_SERVER=subprocess``) says otherwise.
     """
     client = LanguageClient(converter_factory=default_converter)
     own = {
@@ -96,11 +97,9 @@ async def start_workspace(
     def lens_refresh(params: None) -> None:
         harness.refreshes += 1
 
-    env = dict(os.environ)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env["GEMSTACK_TEST_FAKE"] = "1" if fake else "0"
-    env["GEMSTACK_TEST_AUDIT"] = "0"
-    await client.start_io(sys.executable, str(_CONF.LAUNCHER), env=env, cwd=str(folders[0]))
+    if subprocess is None:
+        subprocess = os.environ.get("GEMSTACK_TEST_SERVER") == "subprocess"
+    server = await _CONF.connect(client, folders[0], fake=fake, subprocess=subprocess)
     try:
         caps = client_capabilities(CLIENTS[kind])
         if not pull_configuration and caps.workspace is not None:
@@ -122,9 +121,7 @@ async def start_workspace(
         harness.pull = bool(caps.text_document and caps.text_document.diagnostic is not None)
         yield harness
     finally:
-        with suppress(Exception):
-            await asyncio.wait_for(client.shutdown_session(), WAIT)
-        await client.stop()  # type: ignore[no-untyped-call]
+        await _CONF.disconnect(client, server)
 
 
 async def settings_of(h: Any, path: Path | str | None) -> dict[str, Any]:

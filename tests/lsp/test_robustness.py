@@ -152,6 +152,7 @@ async def test_deleted_file_and_symlink_give_findings_not_crashes(
     assert await _hover(h, SPEC, '"zero-dependency-core"') is not None
 
 
+@pytest.mark.subprocess_server  # audit hooks are process-wide: this server gets a process of its own
 async def test_diagnostics_make_no_writes_and_open_no_sockets(
     make_client: MakeClient, gem_repo: Path, client_kind: str
 ) -> None:
@@ -185,6 +186,7 @@ async def test_diagnostics_make_no_writes_and_open_no_sockets(
     assert after == before
 
 
+@pytest.mark.subprocess_server  # a fresh interpreter's imports
 def test_cli_check_and_serve_parser_do_not_import_pygls() -> None:
     code = (
         "import sys\n"

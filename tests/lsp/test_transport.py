@@ -16,6 +16,9 @@ import pytest
 
 from gemstack_lsp.uris import path_to_uri
 
+#: Raw bytes on a real stdin, the server's stderr: facts about the process.
+pytestmark = pytest.mark.subprocess_server
+
 #: A bound on the whole exchange, so a deaf server fails the test instead of hanging it.
 WAIT = 120
 

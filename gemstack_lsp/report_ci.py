@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from gemstack_lsp.commands.output import json_text
 from gemstack_lsp.core.findings import Severity
-from gemstack_lsp.core.i18n import current_language, ui
+from gemstack_lsp.core.i18n import SUPPRESSION_REASON, current_language, localize, localize_finding, ui
 from gemstack_lsp.core.policy import HiddenFinding
 from gemstack_lsp.report import RepoReport, display_path, finding_range
 
@@ -157,11 +157,19 @@ def render_statistics(reports: Sequence[RepoReport], as_json: bool = False) -> s
 def render_suppressed(hidden: Sequence[tuple[RepoReport, HiddenFinding]], cwd: Path) -> str:
     """The findings the configuration or a suppression hid, each with its reason (text)."""
     lines = []
+    language = current_language()
     for r, h in hidden:
         f = h.finding
         start, _ = finding_range(r.repo, f, "utf-32")
         where = display_path(r.root, f.path, cwd)
-        line = f"{where}:{start.line + 1}:{start.character + 1}: suppressed {f.code} ({h.reason})"
+        reason = localize(SUPPRESSION_REASON, h.reason, language)
+        line = ui(
+            "suppressed.line",
+            language,
+            where=f"{where}:{start.line + 1}:{start.character + 1}",
+            code=f.code,
+            reason=reason,
+        )
         lines.append(_visible(line))
     if not lines:
         return ""
@@ -171,6 +179,7 @@ def render_suppressed(hidden: Sequence[tuple[RepoReport, HiddenFinding]], cwd: P
 def suppressed_json(hidden: Sequence[tuple[RepoReport, HiddenFinding]]) -> list[dict[str, Any]]:
     """The hidden findings as JSON items (``--show-suppressed`` with ``--format json``)."""
     out = []
+    language = current_language()
     for r, h in hidden:
         f = h.finding
         start, end = finding_range(r.repo, f)
@@ -178,7 +187,7 @@ def suppressed_json(hidden: Sequence[tuple[RepoReport, HiddenFinding]]) -> list[
             {
                 "code": f.code,
                 "severity": f.effective_severity.lsp_name,
-                "message": f.message,
+                "message": localize_finding(f, language).message,
                 "path": f.path,
                 "range": {
                     "start": {"line": start.line, "character": start.character},
@@ -187,7 +196,7 @@ def suppressed_json(hidden: Sequence[tuple[RepoReport, HiddenFinding]]) -> list[
                 "fingerprint": f.fingerprint,
                 "repository": str(r.root),
                 "suppressed_by": h.source,
-                "reason": h.reason,
+                "reason": localize(SUPPRESSION_REASON, h.reason, language),
             }
         )
     return out
@@ -209,12 +218,16 @@ def with_sarif_suppressions(sarif: str, hidden: Sequence[tuple[RepoReport, Hidde
         if not groups or groups[-1][0] is not r:
             groups.append((r, []))
         groups[-1][1].append(h)
-    reports = [RepoReport(r.root, r.repo, tuple(h.finding for h in hs)) for r, hs in groups]
-    extra = json.loads(render_sarif(reports, cwd))["runs"][0]["results"]
+    language = current_language()
+    reports = [RepoReport(r.root, r.repo, tuple(localize_finding(h.finding, language) for h in hs)) for r, hs in groups]
+    extra = json.loads(render_sarif(reports, cwd, language))["runs"][0]["results"]
     decisions = [h for _, hs in groups for h in hs]
     for result, h in zip(extra, decisions, strict=True):
         result["suppressions"] = [
-            {"kind": "inSource" if h.source == "comment" else "external", "justification": h.reason}
+            {
+                "kind": "inSource" if h.source == "comment" else "external",
+                "justification": localize(SUPPRESSION_REASON, h.reason, language),
+            }
         ]
     log["runs"][0]["results"].extend(extra)
     return json_text(log) + "\n"

@@ -236,3 +236,45 @@ def test_plan_refusals_follow_the_language(
 
     assert helper(["write-plan", "--generated-plan", "x"]) == 1
     assert capsysbinary.readouterr().err == b"evidence-provenance: --repo is required\n"
+
+
+# --- check --show-suppressed --------------------------------------------------------------------
+
+
+def test_show_suppressed_follows_the_language(
+    no_locale: None, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    root = Path(shutil.copytree(ROOT / "examples" / "demo", tmp_path / "demo"))
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    (root / ".gemstack").mkdir(exist_ok=True)
+    (root / ".gemstack" / "lsp.toml").write_text(
+        '[[overrides]]\npaths = ["specs/010-*/**"]\nreason = "a local model"\nignore = ["cost"]\n', "utf-8"
+    )
+    _, english = _check(capsys, "check", "--show-suppressed", ".")
+    line = next(x for x in english.splitlines() if "STALE_PROVIDER_COST_ASSUMPTION" in x and "suppressed" in x)
+    assert line.endswith(
+        ": suppressed STALE_PROVIDER_COST_ASSUMPTION (switched off in .gemstack/lsp.toml ([[overrides]] entry 1): "
+        "a local model)"
+    )
+    _, spanish = _check(capsys, "check", "--lang", "es", "--show-suppressed", ".")
+    line = next(x for x in spanish.splitlines() if "STALE_PROVIDER_COST_ASSUMPTION" in x and "suprimido" in x)
+    assert line.endswith(
+        ": suprimido STALE_PROVIDER_COST_ASSUMPTION (desactivado en .gemstack/lsp.toml (entrada 1 de [[overrides]]): "
+        "a local model)"
+    )
+    assert " suppressed " not in spanish and "switched off" not in spanish
+    _, out = _check(capsys, "check", "--lang", "es", "--format", "json", "--show-suppressed", ".")
+    hidden = json.loads(out)["suppressed"]
+    _, out = _check(capsys, "check", "--format", "json", "--show-suppressed", ".")
+    hidden_en = json.loads(out)["suppressed"]
+    assert [h["code"] for h in hidden] == [h["code"] for h in hidden_en]
+    for es, en in zip(hidden, hidden_en, strict=True):
+        assert es["reason"].startswith("desactivado en ") and en["reason"].startswith("switched off in ")
+        assert es["message"] != en["message"] and es["suppressed_by"] == en["suppressed_by"] == "config"
+    _, out = _check(capsys, "check", "--lang", "es", "--format", "sarif", "--show-suppressed", ".")
+    results = [r for r in json.loads(out)["runs"][0]["results"] if "suppressions" in r]
+    assert len(results) == 3
+    assert all(r["suppressions"][0]["justification"].startswith("desactivado en ") for r in results)

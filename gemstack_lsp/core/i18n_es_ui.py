@@ -162,12 +162,32 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
         ("a lower-case kebab-case slug (search-images)", "un slug en minúsculas y kebab-case (search-images)"),
         ("a lower-case kebab-case slug (ollama-local)", "un slug en minúsculas y kebab-case (ollama-local)"),
     ],
+    "policy_source": [
+        ("{source} ([[overrides]] entry {n}): {reason}", "{source} (entrada {n} de [[overrides]]): {reason}"),
+        ("{source} ([[overrides]] entry {n})", "{source} (entrada {n} de [[overrides]])"),
+        ("{source}", "{source}"),
+    ],
     "frozen_reason": [
         ("the feature is completed in state.json", "la feature está completada en state.json"),
         ("state.json records its hash (phase_hashes.{phase})", "state.json registra su hash (phase_hashes.{phase})"),
         ("state.json lists it in completed_phases", "state.json la incluye en completed_phases"),
     ],
 }
+
+#: Why a finding is hidden (``core/policy.py``'s reasons), in hovers and ``check --show-suppressed``.
+#: The reason a user wrote in a comment or an exception is quoted as written.
+SUPPRESSION_REASONS: list[tuple[str, str]] = [
+    ("not among the codes --select names", "no está entre los códigos que nombra --select"),
+    ("switched off in {where:policy_source}", "desactivado en {where}"),
+    ("accepted exception in {file}: {reason}", "excepción aceptada en {file}: {reason}"),
+    ("`{form}` comment in {file}: {reason}", "comentario `{form}` en {file}: {reason}"),
+    (
+        "The accepted exception for this finding in {file} no longer applies: its contextHash was recorded for "
+        "other phase hashes or contracts.",
+        "La excepción aceptada para este hallazgo en {file} ya no se aplica: su contextHash se registró para "
+        "otros hashes de fase o contratos.",
+    ),
+]
 
 #: Refusals of a request (rename, formatting), shown by the editor as the request's error.
 REFUSALS: list[tuple[str, str]] = [
@@ -385,6 +405,24 @@ UI: dict[str, tuple[str, str]] = {
     "hover.current": (" (current)", " (actual)"),
     "hover.schema": ("(`{schema}` schema)", "(esquema `{schema}`)"),
     "statistics.none": ("No findings.", "Sin hallazgos."),
+    "rename.same_name": ("{name} already has that name.", "{name} ya tiene ese nombre."),
+    "rename.label": ("Rename {old} to {new} (frozen)", "Renombrar {old} a {new} (congelado)"),
+    "rename.no_reason": ("no reason given", "no indicó el motivo"),
+    "rename.not_applied": (
+        "The editor did not apply the rename: {reason}.",
+        "El editor no aplicó el renombrado: {reason}.",
+    ),
+    "rename.done": ("Renamed {old} to {new} in {n} places.", "Se renombró {old} a {new} en {n} lugares."),
+    "rename.done_frozen": (
+        "Renamed {old} to {new} in {n} places; this changed the frozen {files}: record it as an amendment.",
+        "Se renombró {old} a {new} en {n} lugares; esto cambió lo congelado ({files}): regístralo como una enmienda.",
+    ),
+    "rename.frozen_file": ("{phase}.md of {feature}", "{phase}.md de {feature}"),
+    "hover.hidden": (
+        "**{code}** is not shown here: {reason}.\n\n{message}",
+        "**{code}** no se muestra aquí: {reason}.\n\n{message}",
+    ),
+    "suppressed.line": ("{where}: suppressed {code} ({reason})", "{where}: suprimido {code} ({reason})"),
     "plan.not_written": ("Plan not written: {why}", "Plan no escrito: {why}"),
     "plan.needs_receipt": (
         "Plan not written: Deepen needs the read-plan receipt ({why})",
@@ -404,6 +442,7 @@ def install() -> None:
         (i18n.REFUSAL, REFUSALS),
         (i18n.INLAY_HINT, INLAY_HINTS),
         (i18n.COMPLETION, COMPLETION),
+        (i18n.SUPPRESSION_REASON, SUPPRESSION_REASONS),
     ):
         for english, spanish in table:
             i18n.register(code, english, spanish)

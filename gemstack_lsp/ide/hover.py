@@ -20,7 +20,15 @@ from typing import Any
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.cost.view import CostView
 from gemstack_lsp.core.findings import CATALOGUE, code_info
-from gemstack_lsp.core.i18n import GATE_DECISION, Language, catalogue_text, localize, ui
+from gemstack_lsp.core.i18n import (
+    GATE_DECISION,
+    SUPPRESSION_REASON,
+    Language,
+    catalogue_text,
+    localize,
+    localize_finding,
+    ui,
+)
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.policy import SUPPRESSION_CODES, is_silenceable
 from gemstack_lsp.core.repo import Feature, GemstackRepo
@@ -134,8 +142,9 @@ def silence_hint(code: str, language: Language = "en") -> str:
     return ui("hover.silence_comment", language, code=code)
 
 
-def suppression_sections(snapshot: Snapshot, rel: str, offset: int) -> list[str]:
-    """Why findings under the cursor are hidden (or why an accepted exception stopped applying)."""
+def suppression_sections(snapshot: Snapshot, rel: str, offset: int, language: Language = "en") -> list[str]:
+    """Why findings under the cursor are hidden (or why an accepted exception stopped applying),
+    in ``language`` (the reason's wording; a user's own reason text is quoted as written)."""
     text = snapshot.repo.document(rel).text or ""
     line_end = text.find("\n")
     first_line = Span(0, len(text) if line_end < 0 else line_end)
@@ -144,12 +153,14 @@ def suppression_sections(snapshot: Snapshot, rel: str, offset: int) -> list[str]
     for h in found.hidden:
         span = h.finding.span if h.finding.span is not None else first_line
         if span.contains(offset):
-            out.append(f"**{h.finding.code}** is not shown here: {h.reason}.\n\n{h.finding.message}")
+            reason = localize(SUPPRESSION_REASON, h.reason, language)
+            message = localize_finding(h.finding, language).message
+            out.append(ui("hover.hidden", language, code=h.finding.code, reason=reason, message=message))
     for f in found.visible:
         note = found.notes.get(f.fingerprint)
         span = f.span if f.span is not None else first_line
         if note and span.contains(offset):
-            out.append(f"**{f.code}**: {note}")
+            out.append(f"**{f.code}**: {localize(SUPPRESSION_REASON, note, language)}")
     return out
 
 
@@ -503,7 +514,7 @@ def hover(
         )
         sections = hover_markdown(ctx)
     try:
-        sections.extend(suppression_sections(snapshot, rel, offset))
+        sections.extend(suppression_sections(snapshot, rel, offset, options.language))
     except Exception:  # the explanation of a hidden finding must not cost the hover
         log.exception("hover: suppressions failed")
     seen: list[str] = []

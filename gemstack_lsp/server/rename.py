@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp.containment import real_within
+from gemstack_lsp.core.i18n import ui
 from gemstack_lsp.ide.rename import RenamePlan, RenameRefused, plan_rename, prepare_rename
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.commands import CommandError, localized_error
@@ -196,18 +197,23 @@ async def rename_frozen(server: GemstackServer, *args: Any) -> dict[str, Any]:
         raise CommandError(f"{RENAME_FROZEN}: this editor cannot apply a workspace edit the server sends")
     loop = asyncio.get_running_loop()
     plan, edit = await loop.run_in_executor(server.request_executor, _frozen_edit, server, uri, position, new_name)
+    language = server.session.language
+    old, new = plan.target.value, plan.new_name
     if not plan.edits:
-        return {"applied": False, "edits": 0, "frozen": [], "message": f"{plan.target.value} already has that name."}
+        return {"applied": False, "edits": 0, "frozen": [], "message": ui("rename.same_name", language, name=old)}
     result = await server.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(edit=edit, label=f"Rename {plan.target.value} to {plan.new_name} (frozen)")
+        lsp.ApplyWorkspaceEditParams(edit=edit, label=ui("rename.label", language, old=old, new=new))
     )
     frozen = [f"{p.phase}.md of {p.feature}" for p in plan.frozen]
     if not result.applied:
-        message = f"The editor did not apply the rename: {result.failure_reason or 'no reason given'}."
+        # The editor's reason is quoted as the editor gives it.
+        reason = result.failure_reason or ui("rename.no_reason", language)
+        message = ui("rename.not_applied", language, reason=reason)
+    elif plan.frozen:
+        files = ", ".join(ui("rename.frozen_file", language, phase=p.phase, feature=p.feature) for p in plan.frozen)
+        message = ui("rename.done_frozen", language, old=old, new=new, n=len(plan.edits), files=files)
     else:
-        message = f"Renamed {plan.target.value} to {plan.new_name} in {len(plan.edits)} places" + (
-            f"; this changed the frozen {', '.join(frozen)}: record it as an amendment." if frozen else "."
-        )
+        message = ui("rename.done", language, old=old, new=new, n=len(plan.edits))
     return {"applied": bool(result.applied), "edits": len(plan.edits), "frozen": frozen, "message": message}
 
 

@@ -240,3 +240,74 @@ async def test_plan_writer_refusals_follow_the_locale(make_client: MakeClient, g
     assert f"Plan no escrito: {spanish}" in shown
     assert not any("Plan not written" in m or "invalid calendar" in m for m in shown)
     assert not (root / BAD_DATE_PLAN).exists()
+
+
+# --- gemstack.renameFrozenContract's result ---------------------------------------------------
+
+
+async def _rename_frozen(h: Harness) -> dict[str, object]:
+    from tests.lsp.test_authoring import SPEC8
+
+    uri = h.open(SPEC8)
+    position = h.position(SPEC8, '"unknown-cost-never-free"', 3)
+    result: dict[str, object] = await h.request(
+        lsp.WORKSPACE_EXECUTE_COMMAND,
+        lsp.ExecuteCommandParams(
+            command="gemstack.renameFrozenContract",
+            arguments=[uri, {"line": position.line, "character": position.character}, "unknown-never-free"],
+        ),
+    )
+    return result
+
+
+async def test_rename_frozen_result_follows_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    english = await _rename_frozen(await make_client("vscode", gem_repo, fake=False))
+    assert english["applied"] is True
+    assert english["message"] == (
+        "Renamed unknown-cost-never-free to unknown-never-free in 2 places; this changed the frozen spec.md of "
+        "008-cost-provider-safety-gates, plan.md of 008-cost-provider-safety-gates: record it as an amendment."
+    )
+    spanish = await _rename_frozen(await make_client("vscode", gem_repo, fake=False, locale="es-ES"))
+    assert spanish["frozen"] == english["frozen"]  # data, not text
+    assert spanish["message"] == (
+        "Se renombró unknown-cost-never-free a unknown-never-free en 2 lugares; esto cambió lo congelado (spec.md de "
+        "008-cost-provider-safety-gates, plan.md de 008-cost-provider-safety-gates): regístralo como una enmienda."
+    )
+
+
+# --- A hidden finding's hover line ------------------------------------------------------------
+
+
+async def _hover_inside(h: Harness, diagnostic: lsp.Diagnostic) -> str:
+    """The hover a few characters into the diagnostic's range (on a word, not the heading's #)."""
+    start = diagnostic.range.start
+    moved = lsp.Diagnostic(
+        range=lsp.Range(start=lsp.Position(line=start.line, character=start.character + 3), end=diagnostic.range.end),
+        message=diagnostic.message,
+    )
+    return await _hover(h, moved)
+
+
+async def test_hidden_finding_hover_follows_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    (missing,) = [
+        d
+        for d in await _diagnostics(await make_client("vscode", gem_repo, fake=False))
+        if d.code == "CONTEXT_CAPSULE_MISSING"
+    ]
+    (gem_repo / ".gemstack").mkdir(exist_ok=True)
+    (gem_repo / ".gemstack" / "lsp.toml").write_text('ignore = ["CONTEXT_CAPSULE_MISSING"]\n', "utf-8")
+    h = await make_client("vscode", gem_repo, fake=False)
+    assert not [d for d in await _diagnostics(h) if d.code == "CONTEXT_CAPSULE_MISSING"]
+    english = await _hover_inside(h, missing)
+    assert "**CONTEXT_CAPSULE_MISSING** is not shown here: switched off in .gemstack/lsp.toml." in english
+    assert "Context capsule not found at " in english
+    h = await make_client("vscode", gem_repo, fake=False, locale="es-ES")
+    await _diagnostics(h)
+    spanish = await _hover_inside(h, missing)
+    assert "**CONTEXT_CAPSULE_MISSING** no se muestra aquí: desactivado en .gemstack/lsp.toml." in spanish
+    assert "No se encontró la context capsule en " in spanish
+    assert (
+        "is not shown here" not in spanish
+        and "switched off" not in spanish
+        and "Context capsule not found" not in spanish
+    )

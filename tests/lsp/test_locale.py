@@ -311,3 +311,27 @@ async def test_hidden_finding_hover_follows_the_locale(make_client: MakeClient, 
         and "switched off" not in spanish
         and "Context capsule not found" not in spanish
     )
+
+
+# --- An OS error wrapped in our own words ------------------------------------------------------
+
+
+async def _regenerate_error(h: Harness) -> str:
+    from pygls.exceptions import JsonRpcException
+
+    with pytest.raises(JsonRpcException) as caught:
+        await h.request(
+            lsp.WORKSPACE_EXECUTE_COMMAND,
+            lsp.ExecuteCommandParams(command="gemstack.regenerateCapsule", arguments=[h.uri(SPEC_009)]),
+        )
+    return str(caught.value)
+
+
+async def test_os_errors_are_wrapped_in_the_clients_language(make_client: MakeClient, gem_repo: Path) -> None:
+    # The capsule's place is taken by a folder: the write fails with the OS's own error.
+    (gem_repo / "specs" / "009-context-capsule" / "context-capsule.json").mkdir()
+    english = await _regenerate_error(await make_client("vscode", gem_repo, fake=False))
+    assert "gemstack.regenerateCapsule could not finish: " in english and "; nothing was written" in english
+    spanish = await _regenerate_error(await make_client("vscode", gem_repo, fake=False, locale="es-ES"))
+    assert "gemstack.regenerateCapsule no pudo terminar: " in spanish and "; no se escribió nada" in spanish
+    assert "could not finish" not in spanish and "nothing was written" not in spanish

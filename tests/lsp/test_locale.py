@@ -190,6 +190,7 @@ ACTIONS_BLOCK = """
 async def _action_hover(h: Harness, gem_repo: Path) -> str:
     text = (gem_repo / SPEC_009).read_text("utf-8") + ACTIONS_BLOCK
     uri = h.open(SPEC_009, text)
+    await h.diagnostics(SPEC_009)  # the buffer is analysed (under load the hover could come first)
     line = text[: text.index('"summarize"')].count("\n")
     column = len(text[: text.index('"summarize"')].rsplit("\n", 1)[-1]) + 3
     result = await h.request(

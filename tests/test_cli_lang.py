@@ -278,3 +278,18 @@ def test_show_suppressed_follows_the_language(
     results = [r for r in json.loads(out)["runs"][0]["results"] if "suppressions" in r]
     assert len(results) == 3
     assert all(r["suppressions"][0]["justification"].startswith("desactivado en ") for r in results)
+
+
+def test_os_errors_are_wrapped_in_the_runs_language(
+    no_locale: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Our words around an OS error follow the language; the OS's own text is quoted as it is."""
+    folder = tmp_path / "lsp.toml"
+    folder.mkdir()
+    main(["check", "--config", str(folder), str(REFERENCE_REPO)])
+    english = capsys.readouterr().err
+    assert f"gemstack-lsp check: cannot read the configuration {folder}: " in english
+    main(["check", "--lang", "es", "--config", str(folder), str(REFERENCE_REPO)])
+    spanish = capsys.readouterr().err
+    assert f"gemstack-lsp check: no se puede leer la configuración {folder}: " in spanish
+    assert "cannot read" not in spanish

@@ -307,3 +307,96 @@ def test_every_plan_writer_refusal_written_in_the_source_has_its_spanish() -> No
     message = "Generated plan already exists; use --replace only for Deepen mode" + "".join(sorted(notes))
     spanish = i18n.localize_plan_error(message, "es")
     assert all(note not in spanish for note in notes) and "Generated plan" not in spanish
+
+
+def _sentences_in(path: Path, function: str, checked_calls: frozenset[str]) -> list[str]:
+    """The string literals (f-string parts too) with English words in ``function`` of ``path``:
+    docstrings, and the arguments of ``checked_calls`` (whose templates other tests check), aside."""
+    import ast
+    import re
+
+    tree = ast.parse(path.read_text("utf-8"))
+    (func,) = [
+        n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == function
+    ]
+    skip: set[int] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name in checked_calls:
+                skip |= {id(n) for arg in node.args for n in ast.walk(arg)}
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and ast.get_docstring(node) is not None:
+            skip.add(id(node.body[0].value))  # type: ignore[attr-defined]
+    out = []
+    for node in ast.walk(func):
+        literal = isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+        if literal and re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", node.value):  # type: ignore[attr-defined]
+            out.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    return out
+
+
+#: Functions that show a person a message: every English sentence in them comes from a catalogue.
+_NO_ENGLISH = [
+    ("server/rename.py", "rename_frozen", {"CommandError"}),
+    ("server/commands.py", "write_plan", {"CommandError"}),
+    ("server/commands.py", "_register_one", {"CommandError", "RestrictedMode"}),
+    ("server/commands.py", "_os_error", set()),
+    ("ide/hover.py", "suppression_sections", set()),
+    ("ide/hover.py", "action_section", set()),
+    ("report_ci.py", "render_suppressed", set()),
+    ("report_ci.py", "suppressed_json", set()),
+    ("report_ci.py", "with_sarif_suppressions", set()),
+    ("commands/gate.py", "evaluate", {"_usage"}),
+    ("provenance/cli.py", "main", set()),
+]
+#: Texts in them that are checked otherwise: the OS hints (``os_hint`` phrases), data fields.
+_NOT_MESSAGES = {
+    "the disk is full",
+    "the disk quota is exhausted",
+    "the file system is read-only",
+    "permission denied",
+    "operation not permitted",
+    "no read-plan receipt was taken when the plan was opened",  # a PLAN_MESSAGE template
+}
+
+
+def test_no_english_sentence_is_left_in_the_functions_that_show_messages() -> None:
+    found: list[str] = []
+    for rel, function, calls in _NO_ENGLISH:
+        for item in _sentences_in(ROOT / "gemstack_lsp" / rel, function, frozenset(calls)):
+            if item.split(": ", 1)[1].strip("'\"") not in _NOT_MESSAGES:
+                found.append(item)
+    # The `frozen` list of renameFrozenContract's result is data ("spec.md of 008-..."), not a message.
+    found = [f for f in found if "'.md of '" not in f]
+    assert found == [], "English left where a message is built (use i18n.ui or a template):\n" + "\n".join(found)
+    for english in sorted(_NOT_MESSAGES):
+        assert i18n.localize_plan_error(english, "es") != english or i18n.missing_texts("@os_hint", [english]) == []
+
+
+def test_every_suppression_reason_written_in_the_source_has_its_spanish() -> None:
+    """The reasons ``core/policy.py`` gives for hiding a finding (and for an exception that stopped
+    applying): each literal is part of a ``SUPPRESSION_REASON`` template."""
+    import ast
+
+    path = ROOT / "gemstack_lsp" / "core" / "policy.py"
+    english = [t.english for t in i18n.templates(i18n.SUPPRESSION_REASON)]
+    english += [t.english for t in i18n.templates("@policy_source")]
+    tree = ast.parse(path.read_text("utf-8"))
+    literals: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "HiddenFinding" and len(node.args) > 2:
+            literals += [(node.lineno, p) for p in _literal_template_parts(node.args[2]) or []]
+        if isinstance(node, ast.FunctionDef) and node.name in ("describe", "_configured"):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.JoinedStr):
+                    literals += [(sub.lineno, p) for p in _literal_parts(sub) or []]
+        target = node.targets[0] if isinstance(node, ast.Assign) else None
+        if isinstance(target, ast.Subscript) and getattr(target.value, "id", "") == "notes":
+            literals += [(node.lineno, p) for p in _literal_template_parts(node.value) or []]
+    assert len(literals) >= 8
+    missing = []
+    for line, part in literals:
+        words = part.replace("{", "{{").replace("}", "}}").strip(" :;.,()'\"")
+        if len(words) >= 3 and not any(words in t for t in english):
+            missing.append(f"policy.py:{line}: {part!r}")
+    assert missing == [], "no Spanish template holds these texts:\n" + "\n".join(missing)

@@ -242,9 +242,11 @@ def _generate(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool) ->
     try:
         write_atomic(target, result.data, root=root)
     except OSError as exc:
+        # The OS's own words (``str(exc)``) are quoted as it gives them; ours are translated.
+        failed = _text("context.generation_failed", message=exc)
         if as_json:
-            return _json_error("generate", f"Generation failed: {exc}", feature)
-        return _fail(f"Generation failed: {exc}")
+            return _json_error("generate", failed, feature)
+        return _fail(failed)
     n = len(result.capsule.get("canonical_invariants") or [])
     swarm_note = _swarm_note(repo, feature, result.data)
     if as_json:
@@ -401,7 +403,7 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
         try:
             write_atomic(md_path, utf8(render_markdown(capsule)), root=root)
         except OSError as exc:
-            return fail(f"Cannot write {md_path}: {exc}")
+            return fail(_text("context.cannot_write", path=md_path, why=exc))
     if markdown:
         _ok(_text("context.markdown_written", path=root / feature / CAPSULE_MD_FILE))
     return 0

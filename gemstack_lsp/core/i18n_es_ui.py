@@ -45,6 +45,10 @@ CLI_MESSAGES: list[tuple[str, str]] = [
     ("unknown finding code or family: {codes}", "código o familia de hallazgos desconocidos: {codes}"),
     ("the configuration {raw} cannot be used", "la configuración {raw} no se puede usar"),
     (
+        "cannot read the configuration {raw}: {why:os_hint}",
+        "no se puede leer la configuración {raw}: {why}",
+    ),
+    (
         "internal error: {n} check(s) failed unexpectedly (see the {code} findings); the other checks ran. Please "
         "report it.",
         "error interno: {n} comprobación(es) fallaron inesperadamente (ver los hallazgos {code}); las demás "
@@ -134,6 +138,10 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
         ("the file system is read-only", "el sistema de archivos es de solo lectura"),
         ("permission denied", "permiso denegado"),
         ("operation not permitted", "operación no permitida"),
+        ("cannot open folder {path}: {why}", "no se puede abrir la carpeta {path}: {why}"),
+        ("refusing to write through a symlink: {path}", "no se escribe a través de un enlace simbólico: {path}"),
+        # Any other text is the OS's own (its strerror), quoted as it gives it.
+        ("{what}", "{what}"),
     ],
     "rename_label": [
         ("contract", "contrato"),
@@ -423,6 +431,7 @@ UI: dict[str, tuple[str, str]] = {
         "**{code}** no se muestra aquí: {reason}.\n\n{message}",
     ),
     "suppressed.line": ("{where}: suppressed {code} ({reason})", "{where}: suprimido {code} ({reason})"),
+    "context.cannot_write": ("Cannot write {path}: {why}", "No se puede escribir {path}: {why}"),
     "plan.not_written": ("Plan not written: {why}", "Plan no escrito: {why}"),
     "plan.needs_receipt": (
         "Plan not written: Deepen needs the read-plan receipt ({why})",

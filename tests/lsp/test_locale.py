@@ -190,6 +190,7 @@ ACTIONS_BLOCK = """
 async def _action_hover(h: Harness, gem_repo: Path) -> str:
     text = (gem_repo / SPEC_009).read_text("utf-8") + ACTIONS_BLOCK
     uri = h.open(SPEC_009, text)
+    await h.diagnostics(SPEC_009)  # the buffer is analysed (under load the hover could come first)
     line = text[: text.index('"summarize"')].count("\n")
     column = len(text[: text.index('"summarize"')].rsplit("\n", 1)[-1]) + 3
     result = await h.request(
@@ -311,3 +312,27 @@ async def test_hidden_finding_hover_follows_the_locale(make_client: MakeClient, 
         and "switched off" not in spanish
         and "Context capsule not found" not in spanish
     )
+
+
+# --- An OS error wrapped in our own words ------------------------------------------------------
+
+
+async def _regenerate_error(h: Harness) -> str:
+    from pygls.exceptions import JsonRpcException
+
+    with pytest.raises(JsonRpcException) as caught:
+        await h.request(
+            lsp.WORKSPACE_EXECUTE_COMMAND,
+            lsp.ExecuteCommandParams(command="gemstack.regenerateCapsule", arguments=[h.uri(SPEC_009)]),
+        )
+    return str(caught.value)
+
+
+async def test_os_errors_are_wrapped_in_the_clients_language(make_client: MakeClient, gem_repo: Path) -> None:
+    # The capsule's place is taken by a folder: the write fails with the OS's own error.
+    (gem_repo / "specs" / "009-context-capsule" / "context-capsule.json").mkdir()
+    english = await _regenerate_error(await make_client("vscode", gem_repo, fake=False))
+    assert "gemstack.regenerateCapsule could not finish: " in english and "; nothing was written" in english
+    spanish = await _regenerate_error(await make_client("vscode", gem_repo, fake=False, locale="es-ES"))
+    assert "gemstack.regenerateCapsule no pudo terminar: " in spanish and "; no se escribió nada" in spanish
+    assert "could not finish" not in spanish and "nothing was written" not in spanish

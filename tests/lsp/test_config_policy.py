@@ -65,6 +65,15 @@ def check_json(root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pyte
     return findings
 
 
+def replace_file(path: Path, text: str) -> None:
+    """Write ``path`` as an editor's atomic save does: the server, on its own thread, may look at
+    the disk at any moment, and must see the old file or the new one, never a half-written one
+    (an empty file read mid-write is a valid configuration and would become "the previous one")."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, "utf-8")
+    part.replace(path)
+
+
 def watched(h: Any, path: Path, kind: lsp.FileChangeType = lsp.FileChangeType.Changed) -> None:
     h.client.workspace_did_change_watched_files(
         lsp.DidChangeWatchedFilesParams(changes=[lsp.FileEvent(uri=path_to_uri(path), type=kind)])
@@ -113,7 +122,7 @@ async def test_a_broken_file_is_a_diagnostic_and_the_previous_one_stays(client_k
             lambda s: bool(policy(s)["overrides"]) and s["max_ledger_age_days"] == 120,
         )
         assert s["max_ledger_age_days"] == 120
-        (root / CONFIG).write_text("max-ledger-age-days = 1\nx = " + "[" * 500 + "]" * 500 + "\n", "utf-8")
+        replace_file(root / CONFIG, "max-ledger-age-days = 1\nx = " + "[" * 500 + "]" * 500 + "\n")
         watched(h, root / CONFIG)
 
         async def config_diagnostics() -> list[lsp.Diagnostic]:
@@ -126,7 +135,7 @@ async def test_a_broken_file_is_a_diagnostic_and_the_previous_one_stays(client_k
         ledger = [d for d in await h.diagnostics(LEDGER_010) if d.code == STALE]
         assert ledger == []
         # Fixed: the new file applies at once, without a restart.
-        (root / CONFIG).write_text("max-ledger-age-days = 10000\n", "utf-8")
+        replace_file(root / CONFIG, "max-ledger-age-days = 10000\n")
         watched(h, root / CONFIG)
         s = await eventually(lambda: settings_of(h, root / TASKS), lambda s: s["max_ledger_age_days"] == 10000)
         assert policy(s)["overrides"] == []

@@ -44,6 +44,7 @@ __all__ = [
     "TEST_BINDINGS",
     "TEST_MATRIX",
     "BlockKind",
+    "Ref",
     "artifact_schema",
     "block_kind",
 ]
@@ -66,6 +67,32 @@ CONTRACT_TYPES: Final = (
     "BOUNDARY",
     "ROADMAP_LIMIT",
 )
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A member of a block's items whose string value (or array of strings) names a Gemstack
+    symbol: navigation indexes it, completion offers the repository's ids for it, inlay hints,
+    lenses and the outline find the ids they annotate through it."""
+
+    #: The member's key; with several, the first whose value is a non-empty string (the reference
+    #: reads a binding's ``test_id || id``).
+    keys: tuple[str, ...]
+    #: What the value names: ``contract``, ``test``, ``action``, ``provider``, ``capability`` or
+    #: ``path`` (tasks name ``task``).
+    symbol: str
+    #: Whether the item declares the symbol (a contract's ``id``) rather than refer to one.
+    declares: bool = False
+    #: Declares only in this file (an action is declared in spec.md and bound in plan.md).
+    declared_in: str | None = None
+    #: The value is an array of strings rather than one string.
+    many: bool = False
+    #: Completion offers the ids the repository declares for ``symbol`` in this member.
+    complete: bool = False
+
+    def declares_in(self, file_name: str) -> bool:
+        """Whether the member declares its symbol in a file of that base name."""
+        return self.declares and (self.declared_in is None or self.declared_in == file_name)
 
 
 @dataclass(frozen=True)
@@ -92,6 +119,12 @@ class BlockKind:
     detail_keys: tuple[str, ...]
     #: A new item of the block: (label, VS Code snippet body); ``None`` offers none.
     snippet: tuple[str, str] | None
+    #: The members of an item that name Gemstack symbols.
+    refs: tuple[Ref, ...] = ()
+    #: Members whose completion offers the values the block's other items already use (free text).
+    complete_used: tuple[str, ...] = ()
+    #: The gate-preview lens (the actions an environment denies) is shown above the block.
+    gate_lens: bool = False
 
     @property
     def parse(self) -> Callable[[str, str, Sequence[Fence]], BlockResult[Any]]:
@@ -126,6 +159,7 @@ BLOCKS: Final = (
         id_key="id",
         detail_keys=("type",),
         snippet=("New contract", _CONTRACT_SNIPPET),
+        refs=(Ref(("id",), "contract", declares=True),),
     ),
     BlockKind(
         name=TEST_MATRIX,
@@ -143,6 +177,8 @@ BLOCKS: Final = (
             '  "layer": "${4|UNIT,INTEGRATION,E2E,CLI|}",\n  "description": "${5:What the test exercises}",\n'
             '  "pass_criteria": "${6:What must hold}",\n  "gate": "${7|REQUIRED,SUPPLEMENTAL|}"\n}',
         ),
+        refs=(Ref(("id",), "test", declares=True),),
+        complete_used=("category",),
     ),
     BlockKind(
         name=TEST_BINDINGS,
@@ -158,6 +194,7 @@ BLOCKS: Final = (
             "New test binding",
             '{\n  "test_id": "${1:TEST-AREA-A01}",\n  "runner": "${2:node:test}",\n  "file": "${3:tests/x.test.js}"\n}',
         ),
+        refs=(Ref(("test_id", "id"), "test", complete=True), Ref(("file",), "path")),
     ),
     BlockKind(
         name=CLOSURE_GATES,
@@ -192,6 +229,12 @@ BLOCKS: Final = (
             'METERED_READ|}",\n  "capability_id": "${4:inference.generate_text}",\n'
             '  "providers": ["${5:provider-id}"]\n}',
         ),
+        refs=(
+            Ref(("id",), "action", declares=True, declared_in="spec.md", complete=True),
+            Ref(("capability_id",), "capability", complete=True),
+            Ref(("providers",), "provider", many=True, complete=True),
+        ),
+        gate_lens=True,
     ),
     BlockKind(
         name=CAPABILITIES,
@@ -208,6 +251,10 @@ BLOCKS: Final = (
             '{\n  "provider_id": "${1:provider-id}",\n  "type": "${2|COMMERCIAL,LOCAL,MOCK|}",\n'
             '  "capabilities": ["${3:inference.generate_text}"]\n}',
         ),
+        refs=(
+            Ref(("provider_id",), "provider", declares=True),
+            Ref(("capabilities",), "capability", declares=True, many=True, complete=True),
+        ),
     ),
     BlockKind(
         name=INHERITED_CONTRACTS,
@@ -221,6 +268,7 @@ BLOCKS: Final = (
         detail_keys=("type",),
         #: An inherited contract restates a spec contract in the same shape.
         snippet=("Inherited contract", _CONTRACT_SNIPPET),
+        refs=(Ref(("id",), "contract", declares=True),),
     ),
 )
 

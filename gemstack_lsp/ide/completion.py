@@ -230,7 +230,7 @@ def _json_candidates(
     facts: RepoFacts,
     feature: str | None,
     indent: str,
-    binding: bool = False,
+    file_name: str = "",
 ) -> list[Candidate]:
     token = _token(text, offset, region.start, region.end)
     # A string the user started typing: the opening quote is before the cursor.
@@ -297,7 +297,7 @@ def _json_candidates(
                 filter=filter_text,
             )
         )
-    for ident, detail in _dynamic_ids(block_kind, path, facts, feature, text, region, binding):
+    for ident, detail in _dynamic_ids(block_kind, path, facts, feature, text, region, file_name):
         literal = json.dumps(ident)
         if literal in seen:
             continue
@@ -370,9 +370,14 @@ def _dynamic_ids(
     feature: str | None,
     text: str,
     region: Span,
-    binding: bool = False,
+    file_name: str = "",
 ) -> Iterator[tuple[str, str]]:
-    """Identifiers the repository declares that fit the value slot at ``path``."""
+    """Identifiers the repository declares that fit the value slot at ``path``.
+
+    The block kind's registry entry says which members name which symbol (``kinds.Ref``); a
+    member that declares its symbol in this very file (an action's ``id`` in spec.md) offers
+    nothing, the same member where it binds (plan.md) offers what the spec declares.
+    """
     last_key = next((p for p in reversed(path) if isinstance(p, str)), None)
     in_list = bool(path) and isinstance(path[-1], int)
     if last_key == "environment" or (last_key == "environments" and in_list):
@@ -380,34 +385,47 @@ def _dynamic_ids(
         for tier in ENVIRONMENTS:
             yield tier, "environment tier"
         return
-    if block_kind == kinds.BILLABLE_ACTIONS:
-        if last_key == "id" and len(path) == 2 and binding:
-            # plan.md binds actions the spec declares.
-            for a in (facts.actions or {}).get(feature or "", ()):
-                yield a, "billable action (spec.md)"
-        elif last_key == "providers" and in_list:
-            for p in facts.providers:
-                yield p, "provider"
-        elif last_key == "capability_id":
-            for c in facts.capabilities:
-                yield c, "capability"
-    elif block_kind == kinds.CAPABILITIES and last_key == "capabilities" and in_list:
-        for c in facts.capabilities:
-            yield c, "capability"
-    elif block_kind == kinds.TEST_BINDINGS and last_key in ("test_id", "id"):
-        for t in (facts.tests or {}).get(feature or "", ()):
-            yield t, "test (test matrix)"
-    elif block_kind == kinds.TEST_MATRIX and last_key == "category":
-        # Categories are free text: offer those the matrix already uses.
+    entry = kinds.block_kind(block_kind) if block_kind is not None else None
+    if entry is None or last_key is None:
+        return
+    # A member of one of the block's items: (index, key) or (index, key, index) for an array.
+    member = len(path) == (3 if in_list else 2) and isinstance(path[0], int)
+    if not member:
+        return
+    for ref in entry.refs:
+        if not ref.complete or last_key not in ref.keys or ref.many != in_list:
+            continue
+        if ref.declared_in is not None and ref.declared_in == file_name:
+            return
+        yield from _declared_ids(ref.symbol, facts, feature)
+        return
+    if last_key in entry.complete_used and not in_list:
+        # Free text: offer the values the block's items already use.
         used: dict[str, None] = {}
         root = parse_json(text[region.start : region.end], region.start).value
         if isinstance(root, JsonArray):
             for item in root.items:
-                node = item.get("category") if isinstance(item, JsonObject) else None
+                node = item.get(last_key) if isinstance(item, JsonObject) else None
                 if isinstance(node, JsonString) and node.value:
                     used.setdefault(node.value)
-        for c in used:
-            yield c, "category in use"
+        for value in used:
+            yield value, f"{last_key} in use"
+
+
+def _declared_ids(symbol: str, facts: RepoFacts, feature: str | None) -> Iterator[tuple[str, str]]:
+    """The ids of ``symbol`` the repository declares (per feature for tests and actions)."""
+    if symbol == "provider":
+        for p in facts.providers:
+            yield p, "provider"
+    elif symbol == "capability":
+        for c in facts.capabilities:
+            yield c, "capability"
+    elif symbol == "test":
+        for t in (facts.tests or {}).get(feature or "", ()):
+            yield t, "test (test matrix)"
+    elif symbol == "action":
+        for a in (facts.actions or {}).get(feature or "", ()):
+            yield a, "billable action (spec.md)"
 
 
 def _indent(text: str, prefix: str) -> str:
@@ -537,7 +555,7 @@ def completions(path: str, text: str, offset: int, facts: RepoFacts) -> list[Can
                 facts,
                 feature,
                 indent_text,
-                binding=name == "plan.md",
+                file_name=name,
             )
         return []
     if name.endswith(".json"):

@@ -21,17 +21,17 @@ left.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gemstack_lsp.core import kinds
-from gemstack_lsp.core.blocks.contracts import CONTRACT_KINDS
 from gemstack_lsp.core.closure import VERIFIED_STATUSES, parse_closure
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, iter_nodes
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonString, iter_nodes
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.ide.frozen import contract_freeze
-from gemstack_lsp.ide.outline import gemstack_blocks
+from gemstack_lsp.ide.outline import gemstack_blocks, item_refs
 
 __all__ = ["InlayHint", "InlayHintOptions", "inlay_hints", "test_results"]
 
@@ -75,15 +75,8 @@ def test_results(snapshot: Snapshot, feature: Feature) -> dict[str, str] | None:
         if manifest.object is None:
             return None
         spec = snap.repo.document(feature.spec).text or ""
-        ids: list[str] = []
-        for block in gemstack_blocks(spec):
-            root = block.result.value
-            if block.kind != kinds.TEST_MATRIX or not isinstance(root, JsonArray):
-                continue
-            for item in root.items:
-                ident = item.get("id") if isinstance(item, JsonObject) else None
-                if isinstance(ident, JsonString):
-                    ids.append(ident.value)
+        # The tests the spec declares (the matrix's ids, per the block registry).
+        ids = [s.value for ref, s in _mentions_of(spec) if ref.symbol == "test" and ref.declares]
         missing = manifest.member("reconciliation", "missing_canonical_ids")
         orphans = manifest.member("reconciliation", "orphans_detected")
         blockers = manifest.member("blockers")
@@ -104,6 +97,15 @@ def test_results(snapshot: Snapshot, feature: Feature) -> dict[str, str] | None:
     return snapshot.derived(("ide.test-results", feature.name), compute)
 
 
+def _mentions_of(text: str) -> Iterator[tuple[kinds.Ref, JsonString]]:
+    """Every symbol a Markdown document's Gemstack blocks name, block by block."""
+    for block in gemstack_blocks(text):
+        root = block.result.value
+        if isinstance(root, JsonArray):
+            for item in root.items:
+                yield from item_refs(block.kind, item)
+
+
 def _compute(snapshot: Snapshot, path: str, options: InlayHintOptions) -> tuple[InlayHint, ...]:
     text = snapshot.repo.document(path).text
     feature = snapshot.repo.feature_of(path)
@@ -116,37 +118,28 @@ def _compute(snapshot: Snapshot, path: str, options: InlayHintOptions) -> tuple[
         root = block.result.value
         if not isinstance(root, JsonArray):
             continue
-        items = [i for i in root.items if isinstance(i, JsonObject)]
-        if block.kind == kinds.TEST_MATRIX and results is not None:
-            for item in items:
-                ident = item.get("id")
-                if isinstance(ident, JsonString) and ident.value in results:
-                    result = results[ident.value]
-                    hints.append(
-                        InlayHint(ident.span.end, result, "test-result", f"Latest result in {feature.closure}")
-                    )
-        elif block.kind in CONTRACT_KINDS and options.frozen_contracts:
-            for item in items:
-                ident = item.get("id")
-                if not isinstance(ident, JsonString) or not ident.value:
-                    continue
-                frozen = contract_freeze(snapshot, feature, ident.value)
+        mentions = [m for item in root.items for m in item_refs(block.kind, item)]
+        # A path a block's items name (a binding's test file): how many of the items bind it.
+        paths = Counter(s.value for ref, s in mentions if ref.symbol == "path")
+        for ref, s in mentions:
+            declared = ref.declares_in(name)
+            if ref.symbol == "test" and declared and results is not None and s.value in results:
+                latest = f"Latest result in {feature.closure}"
+                hints.append(InlayHint(s.span.end, results[s.value], "test-result", latest))
+            elif ref.symbol == "contract" and declared and options.frozen_contracts:
+                frozen = contract_freeze(snapshot, feature, s.value)
                 if frozen is not None:
                     hints.append(
                         InlayHint(
-                            ident.span.end,
+                            s.span.end,
                             f"frozen · {frozen.phase}",
                             "frozen",
                             f"Frozen by the {frozen.phase} phase: {frozen.reason}. Change it through an amendment.",
                         )
                     )
-        elif block.kind == kinds.TEST_BINDINGS and options.bindings:
-            files = [i.get("file") for i in items]
-            counts = Counter(f.value for f in files if isinstance(f, JsonString))
-            for f in files:
-                if isinstance(f, JsonString) and f.value:
-                    n = counts[f.value]
-                    hints.append(InlayHint(f.span.end, f"{n} test{'s' if n != 1 else ''} bound", "bindings"))
+            elif ref.symbol == "path" and options.bindings:
+                n = paths[s.value]
+                hints.append(InlayHint(s.span.end, f"{n} test{'s' if n != 1 else ''} bound", "bindings"))
     return tuple(sorted(hints, key=lambda h: h.offset))
 
 

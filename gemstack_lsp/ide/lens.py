@@ -135,7 +135,8 @@ def billable_lenses(snapshot: Snapshot, path: str, options: AnalysisOptions) -> 
     out: list[LensInfo] = []
     env = options.environment
     for block in document_blocks(snapshot, path):
-        if block.kind != kinds.BILLABLE_ACTIONS:
+        entry = kinds.block_kind(block.kind)
+        if entry is None or not entry.gate_lens:
             continue
         root = block.result.value
         ids: list[str] = []

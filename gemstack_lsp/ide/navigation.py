@@ -26,8 +26,6 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from gemstack_lsp.core import kinds
-from gemstack_lsp.core.blocks.contracts import CONTRACT_KINDS
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, iter_nodes, parse_json
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.reader import normalize_relpath
@@ -36,7 +34,7 @@ from gemstack_lsp.core.tasks import parse_tasks
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.host.cancel import check_cancelled
-from gemstack_lsp.ide.outline import gemstack_blocks
+from gemstack_lsp.ide.outline import gemstack_blocks, item_refs
 
 __all__ = [
     "FEATURE_KINDS",
@@ -91,11 +89,6 @@ def _array_strings(node: JsonNode | None) -> Iterator[JsonString]:
                 yield item
 
 
-def _str(item: JsonObject, key: str) -> JsonString | None:
-    node = item.get(key)
-    return node if isinstance(node, JsonString) and node.value else None
-
-
 def _block_occurrences(path: str, text: str) -> Iterator[Occurrence]:
     name = path.rsplit("/", 1)[-1]
     for block in gemstack_blocks(text):
@@ -103,31 +96,8 @@ def _block_occurrences(path: str, text: str) -> Iterator[Occurrence]:
         if not isinstance(root, JsonArray):
             continue
         for item in root.items:
-            if not isinstance(item, JsonObject):
-                continue
-
-            kind = block.kind
-            if kind in CONTRACT_KINDS and (s := _str(item, "id")):
-                yield Occurrence(path, s.span, "contract", s.value, True)
-            elif kind == kinds.TEST_MATRIX and (s := _str(item, "id")):
-                yield Occurrence(path, s.span, "test", s.value, True)
-            elif kind == kinds.TEST_BINDINGS:
-                if s := _str(item, "test_id"):
-                    yield Occurrence(path, s.span, "test", s.value)
-                if s := _str(item, "file"):
-                    yield Occurrence(path, s.span, "path", s.value)
-            elif kind == kinds.BILLABLE_ACTIONS:
-                if s := _str(item, "id"):
-                    yield Occurrence(path, s.span, "action", s.value, name == "spec.md")
-                if s := _str(item, "capability_id"):
-                    yield Occurrence(path, s.span, "capability", s.value)
-                for p in _array_strings(item.get("providers")):
-                    yield Occurrence(path, p.span, "provider", p.value)
-            elif kind == kinds.CAPABILITIES:
-                if s := _str(item, "provider_id"):
-                    yield Occurrence(path, s.span, "provider", s.value, True)
-                for c in _array_strings(item.get("capabilities")):
-                    yield Occurrence(path, c.span, "capability", c.value, True)
+            for ref, s in item_refs(block.kind, item):
+                yield Occurrence(path, s.span, ref.symbol, s.value, ref.declares_in(name))
 
 
 def _task_occurrences(path: str, text: str) -> Iterator[Occurrence]:

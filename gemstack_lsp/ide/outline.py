@@ -37,6 +37,7 @@ __all__ = [
     "document_outline",
     "gemstack_blocks",
     "item_id",
+    "item_refs",
     "outline",
 ]
 
@@ -106,6 +107,27 @@ def item_id(kind: str, item: JsonNode) -> JsonString | None:
     return node if isinstance(node, JsonString) else None
 
 
+def item_refs(kind: str, item: JsonNode) -> Iterator[tuple[kinds.Ref, JsonString]]:
+    """The non-empty strings of a block item that name Gemstack symbols, each with the
+    registry's ``Ref`` saying what it names (in the order of the kind's ``refs``)."""
+    entry = kinds.block_kind(kind)
+    if entry is None or not isinstance(item, JsonObject):
+        return
+    for ref in entry.refs:
+        if ref.many:
+            node = item.get(ref.keys[0])
+            if isinstance(node, JsonArray):
+                for value in node.items:
+                    if isinstance(value, JsonString) and value.value:
+                        yield ref, value
+            continue
+        for key in ref.keys:
+            node = item.get(key)
+            if isinstance(node, JsonString) and node.value:
+                yield ref, node
+                break
+
+
 def _detail(item: JsonObject, keys: tuple[str, ...]) -> str | None:
     parts = []
     for key in keys:
@@ -125,15 +147,12 @@ def _block_item(block: BlockJson) -> OutlineItem:
             ident = item_id(block.kind, item)
             if ident is None or not isinstance(item, JsonObject):
                 continue
-            grand: tuple[OutlineItem, ...] = ()
-            if block.kind == kinds.CAPABILITIES:
-                caps = item.get("capabilities")
-                if isinstance(caps, JsonArray):
-                    grand = tuple(
-                        OutlineItem(c.value, "capability", c.span, c.span)
-                        for c in caps.items
-                        if isinstance(c, JsonString) and c.value
-                    )
+            # What an item declares in a list (a provider's capabilities) is outlined below it.
+            grand = tuple(
+                OutlineItem(s.value, ref.symbol, s.span, s.span)
+                for ref, s in item_refs(block.kind, item)
+                if ref.many and ref.declares
+            )
             children.append(
                 OutlineItem(
                     ident.value or "(empty id)",

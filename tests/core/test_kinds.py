@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 from pathlib import Path
+
+import pytest
 
 import gemstack_lsp
 from gemstack_lsp.core import kinds, markdown
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.schemas import available_schemas, load_schema
-from gemstack_lsp.ide import completion
+from gemstack_lsp.core.text import Span
+from gemstack_lsp.ide import completion, navigation
 
 PACKAGE = Path(gemstack_lsp.__file__).parent
 #: The one module allowed to spell a fence name or a registered schema file: the registry.
@@ -91,3 +95,54 @@ def test_no_other_module_lists_the_kinds_or_the_schema_files() -> None:
             if value in names or value in schema_files or value.removeprefix("```") in names:
                 offenders.append(f"{path.relative_to(PACKAGE)}:{line}: {value!r}")
     assert offenders == []
+
+
+def _one_item_per_kind(file_name: str) -> tuple[str, list[tuple[str, str, bool]]]:
+    """A document with one block of every kind whose one item fills each of the kind's refs,
+    and the occurrences the registry says it holds."""
+    text, expected = "", []
+    for kind in kinds.BLOCKS:
+        item: dict[str, object] = {}
+        for ref in kind.refs:
+            value = f"{ref.symbol}-of-{kind.field}"
+            item[ref.keys[0]] = [value, value + "-2"] if ref.many else value
+            expected += [
+                (ref.symbol, v, ref.declares_in(file_name)) for v in ([value, value + "-2"] if ref.many else [value])
+            ]
+        text += f"```{kind.name}\n{json.dumps([item])}\n```\n\n"
+    return text, expected
+
+
+@pytest.mark.parametrize("file_name", ["spec.md", "plan.md"])
+def test_navigation_indexes_exactly_what_the_registry_refs_name(file_name: str) -> None:
+    text, expected = _one_item_per_kind(file_name)
+    assert expected, "the registry names symbols"
+    got = [(o.kind, o.value, o.declaration) for o in navigation.file_occurrences(f"specs/x/{file_name}", text)]
+    assert got == expected
+
+
+def test_a_ref_with_several_keys_reads_the_first_non_empty_one() -> None:
+    (kind, ref) = next((k, r) for k in kinds.BLOCKS for r in k.refs if len(r.keys) > 1)
+    item = {ref.keys[0]: "", ref.keys[1]: "the-fallback"}
+    text = f"```{kind.name}\n{json.dumps([item])}\n```\n"
+    got = [(o.kind, o.value) for o in navigation.file_occurrences("specs/x/plan.md", text)]
+    assert (ref.symbol, "the-fallback") in got
+
+
+def test_completion_offers_declared_ids_in_every_completing_ref() -> None:
+    facts = completion.RepoFacts(
+        providers=("prov-a",),
+        capabilities=("cap.a",),
+        tests={"x": ("TEST-A-01",)},
+        actions={"x": ("act-a",)},
+    )
+    offered = {"provider": "prov-a", "capability": "cap.a", "test": "TEST-A-01", "action": "act-a"}
+    for kind in kinds.BLOCKS:
+        for ref in kind.refs:
+            if not ref.complete:
+                continue
+            path: tuple[str | int, ...] = (0, ref.keys[0], 0) if ref.many else (0, ref.keys[0])
+            for file_name in ("spec.md", "plan.md"):
+                ids = [i for i, _ in completion._dynamic_ids(kind.name, path, facts, "x", "[]", Span(0, 2), file_name)]
+                blocked = ref.declared_in == file_name
+                assert ids == ([] if blocked else [offered[ref.symbol]]), (kind.name, ref, file_name)

@@ -33,21 +33,7 @@ local function wait(name, timeout, cond)
   return H.wait(name, cond, timeout)
 end
 
-local function code_of(d)
-  if d.code ~= nil then
-    return d.code
-  end
-  return d.user_data and d.user_data.lsp and d.user_data.lsp.code
-end
-
-local function find(code)
-  for _, d in ipairs(vim.diagnostic.get(nil)) do
-    if code_of(d) == code then
-      return d
-    end
-  end
-  return nil
-end
+local find = common.diagnostic_with
 
 local function message_with(text)
   for _, m in ipairs(R.messages) do

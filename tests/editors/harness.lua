@@ -24,12 +24,7 @@ local function rel(path)
   return path
 end
 
-local function code_of(d)
-  if d.code ~= nil then
-    return d.code
-  end
-  return d.user_data and d.user_data.lsp and d.user_data.lsp.code
-end
+local code_of, has_code = common.code_of, common.diagnostic_with
 
 local function diagnostics()
   local out = {}
@@ -56,15 +51,6 @@ local function diagnostics()
     return tostring(a.code) < tostring(b.code)
   end)
   return out
-end
-
-local function has_code(code)
-  for _, d in ipairs(vim.diagnostic.get(nil)) do
-    if code_of(d) == code then
-      return d
-    end
-  end
-  return nil
 end
 
 --- Waits until the diagnostics stop changing for `quiet` ms (the server may publish in waves).

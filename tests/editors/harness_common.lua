@@ -40,6 +40,24 @@ function M.attached(bufnr)
   return c ~= nil and c.attached_buffers ~= nil and c.attached_buffers[bufnr] == true and c.initialized ~= false
 end
 
+--- A diagnostic's LSP code (Neovim 0.7 keeps it in user_data.lsp only).
+function M.code_of(d)
+  if d.code ~= nil then
+    return d.code
+  end
+  return d.user_data and d.user_data.lsp and d.user_data.lsp.code
+end
+
+--- The first diagnostic (of every buffer) whose code is `code`, or nil.
+function M.diagnostic_with(code)
+  for _, d in ipairs(vim.diagnostic.get(nil)) do
+    if M.code_of(d) == code then
+      return d
+    end
+  end
+  return nil
+end
+
 --- A harness: reads GEMSTACK_PLUGIN, GEMSTACK_LSP (unless opts.server == false), GEMSTACK_REPO,
 --- GEMSTACK_RESULT and GEMSTACK_TIMEOUT_MS (default 20000) into H.PLUGIN, H.SERVER, H.REPO,
 --- H.RESULT, H.TIMEOUT; puts the plugin first on 'runtimepath' (unless opts.runtimepath ==

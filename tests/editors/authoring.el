@@ -12,18 +12,8 @@
 ;; files on disk) with what it computes itself. Exits 0 when every step finished, 1 when a wait
 ;; timed out, 2 when the harness failed.
 
-(require 'cl-lib)
-(require 'json)
-(require 'package)
+(load (expand-file-name "harness_common.el" (file-name-directory load-file-name)) nil t)
 
-(defun gemstack-harness--env (name &optional default)
-  (let ((v (getenv name)))
-    (if (and v (not (string-empty-p v))) v
-      (or default (error "harness: environment variable %s is required" name)))))
-
-(defconst gemstack-harness-repo (file-name-as-directory (gemstack-harness--env "GEMSTACK_REPO")))
-(defconst gemstack-harness-result (gemstack-harness--env "GEMSTACK_RESULT"))
-(defconst gemstack-harness-timeout (string-to-number (gemstack-harness--env "GEMSTACK_TIMEOUT_S" "20")))
 (defconst gemstack-harness-spec9 "specs/009-context-capsule/spec.md")
 (defconst gemstack-harness-spec10 "specs/010-release-notes/spec.md")
 (defconst gemstack-harness-highlight-id "zero-dependency-core")
@@ -31,34 +21,6 @@
 (defconst gemstack-harness-rename-to "capsule-offline-repeatable")
 (defconst gemstack-harness-spec8 "specs/008-cost-provider-safety-gates/spec.md")
 (defconst gemstack-harness-frozen-from "upgrade-c-cost-states")
-
-(defvar gemstack-harness-t0 (float-time))
-(defvar gemstack-harness-R (list (cons 'steps nil) (cons 'timeouts nil) (cons 'prompts nil)))
-
-(defun gemstack-harness--ms () (round (* 1000 (- (float-time) gemstack-harness-t0))))
-
-(defun gemstack-harness--put (key value)
-  (setf (alist-get key gemstack-harness-R) value))
-
-(defun gemstack-harness--push (key value)
-  (gemstack-harness--put key (append (alist-get key gemstack-harness-R) (list value))))
-
-(defun gemstack-harness--write ()
-  (with-temp-file gemstack-harness-result
-    (let ((json-encoding-pretty-print nil))
-      (insert (json-encode gemstack-harness-R)))))
-
-(defun gemstack-harness--wait (name predicate)
-  "Let timers and processes run until PREDICATE holds; record the step NAME."
-  (let ((started (gemstack-harness--ms))
-        (deadline (+ (float-time) gemstack-harness-timeout))
-        ok)
-    (while (and (not (setq ok (funcall predicate))) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    (gemstack-harness--push 'steps (list (cons 'name name) (cons 'ok (if ok t :json-false))
-                                         (cons 'ms (- (gemstack-harness--ms) started))))
-    (unless ok (gemstack-harness--push 'timeouts name))
-    ok))
 
 (defun gemstack-harness--text ()
   (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max))))
@@ -100,15 +62,7 @@ connects) and wait for eglot."
         (insert body)))))
 
 (defun gemstack-harness--scenario ()
-  (setq package-directory-list '("/usr/share/emacs/site-lisp/elpa"))
-  (package-initialize)
-  (setq make-backup-files nil create-lockfiles nil)
-  (load (gemstack-harness--env "GEMSTACK_SNIPPET") nil t)
-  (advice-add 'y-or-n-p :around
-              (lambda (_orig prompt &rest _) (gemstack-harness--push 'prompts prompt) t))
-  (advice-add 'yes-or-no-p :around
-              (lambda (_orig prompt &rest _) (gemstack-harness--push 'prompts prompt) t))
-  (gemstack-harness--put 'emacs emacs-version)
+  (gemstack-harness--start-emacs)
   (gemstack-harness--put 'eglot (package-desc-version (cadr (assq 'eglot package-alist))))
   (let ((spec9 (gemstack-harness--open gemstack-harness-spec9)))
     ;; Document highlight: eglot 1.9 asks for it along with the hover eldoc asks for (M-x eldoc).
@@ -199,16 +153,6 @@ connects) and wait for eglot."
     (dolist (server (hash-table-values eglot--servers-by-project))
       (dolist (s server) (ignore-errors (eglot-shutdown s))))))
 
-(let ((code 0))
-  (condition-case err
-      (progn (gemstack-harness--scenario)
-             (when (alist-get 'timeouts gemstack-harness-R) (setq code 1)))
-    (error (gemstack-harness--put 'error (error-message-string err)) (setq code 2)))
-  (gemstack-harness--put 'messages
-                         (with-current-buffer (messages-buffer)
-                           (buffer-substring-no-properties (point-min) (point-max))))
-  (gemstack-harness--put 'total_ms (gemstack-harness--ms))
-  (gemstack-harness--write)
-  (kill-emacs code))
+(gemstack-harness-run #'gemstack-harness--scenario)
 
 ;;; authoring.el ends here

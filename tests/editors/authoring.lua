@@ -12,22 +12,9 @@
 -- test compares it with the files. 0.7 has no semantic tokens, inlay hints or LSP folding:
 -- the harness records that they are absent and that nothing raised.
 
-local env = function(name, default)
-  local v = os.getenv(name)
-  if v == nil or v == "" then
-    if default == nil then
-      error("authoring harness: environment variable " .. name .. " is required")
-    end
-    return v or default
-  end
-  return v
-end
-
-local PLUGIN = env("GEMSTACK_PLUGIN")
-local SERVER = env("GEMSTACK_LSP")
-local REPO = env("GEMSTACK_REPO")
-local RESULT = env("GEMSTACK_RESULT")
-local TIMEOUT = tonumber(env("GEMSTACK_TIMEOUT_MS", "20000"))
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
+local H = common.new({ who = "authoring harness" })
+local SERVER, REPO, TIMEOUT = H.SERVER, H.REPO, H.TIMEOUT
 
 local SPEC9 = REPO .. "/specs/009-context-capsule/spec.md"
 local SPEC8 = REPO .. "/specs/008-cost-provider-safety-gates/spec.md"
@@ -37,57 +24,26 @@ local FROZEN_FROM, FROZEN_TO = "upgrade-c-cost-states", "upgrade-c-states"
 local HIGHLIGHT_ID = "zero-dependency-core"
 local SELECT_ID = "capsule-is-derived-not-authority"
 
-vim.opt.runtimepath:prepend(PLUGIN)
-vim.opt.swapfile = false
-vim.o.hidden = true
-vim.opt.shadafile = "NONE"
 vim.cmd("filetype on")
 
-local uv = vim.uv or vim.loop
-local t0 = uv.hrtime()
-local function ms()
-  return math.floor((uv.hrtime() - t0) / 1e6)
-end
-
-local V = vim.version()
-local R = { nvim = V.major .. "." .. V.minor .. "." .. V.patch }
-R.steps, R.messages, R.timeouts = {}, {}, {}
-
-vim.notify = function(msg, level)
-  table.insert(R.messages, { level = level, message = tostring(msg), ms = ms() })
-end
+local ms, R = H.ms, H.R
 -- Errors written with nvim_err_writeln would not reach vim.notify: record them too.
 local err_writeln = vim.api.nvim_err_writeln
 vim.api.nvim_err_writeln = function(msg)
-  table.insert(R.messages, { level = vim.log.levels.ERROR, message = tostring(msg), ms = ms() })
+  H.note(msg, vim.log.levels.ERROR)
   return err_writeln(msg)
 end
 
-local function write_result()
-  local f = assert(io.open(RESULT, "w"))
-  f:write(vim.json.encode(R))
-  f:close()
-end
-
+--- H.wait, a condition that raises counting as not yet true.
 local function wait(name, cond)
-  local started = ms()
-  local ok = vim.wait(TIMEOUT, function()
+  return H.wait(name, function()
     local good, done = pcall(cond)
     return good and done
-  end, 20)
-  R.steps[name] = { ok = ok, ms = ms() - started }
-  if not ok then
-    table.insert(R.timeouts, name)
-  end
-  return ok
+  end)
 end
 
 local gemstack = require("gemstack")
-
-local function attached(bufnr)
-  local c = gemstack.clients(bufnr)[1]
-  return c ~= nil and c.attached_buffers ~= nil and c.attached_buffers[bufnr] == true and c.initialized ~= false
-end
+local attached = common.attached
 
 local function lines(bufnr)
   return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
@@ -151,6 +107,18 @@ local function request_sync(bufnr, method, params)
     return r.result
   end
   return nil, { message = "no answer" }
+end
+
+--- The files of the modified buffers, relative to the repository, sorted.
+local function modified_files()
+  local out = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].modified then
+      table.insert(out, vim.api.nvim_buf_get_name(b):sub(#REPO + 2))
+    end
+  end
+  table.sort(out)
+  return out
 end
 
 local function has_message(part, since)
@@ -364,9 +332,7 @@ local function main()
   end)
   R.range_format.after = lines(spec10)
   vim.cmd("write")
-  local f = assert(io.open(SPEC10, "rb"))
-  R.range_format.disk = f:read("*a")
-  f:close()
+  R.range_format.disk = assert(common.read_file(SPEC10))
 
   -- Formatting: what is left squeezed (the capabilities block), with Neovim's format command.
   R.format = { squeezed = lines(spec10), original = original10 }
@@ -391,13 +357,7 @@ local function main()
     return p > 0 and t > 0 and table.concat(lines(spec9), "\n"):find(RENAME_TO, 1, true) ~= nil
       and table.concat(lines(t), "\n"):find(RENAME_TO, 1, true) ~= nil
   end)
-  R.rename = { modified = {} }
-  for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].modified then
-      table.insert(R.rename.modified, vim.api.nvim_buf_get_name(b):sub(#REPO + 2))
-    end
-  end
-  table.sort(R.rename.modified)
+  R.rename = { modified = modified_files() }
   R.rename.errors = vim.tbl_filter(function(m)
     return m.ms >= since and (m.level or 0) >= vim.log.levels.WARN
   end, R.messages)
@@ -427,16 +387,9 @@ local function main()
   end)
   R.frozen.result = gemstack.last_result
   R.frozen.message = has_message("Renamed " .. FROZEN_FROM, since)
-  R.frozen.modified = {}
-  for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].modified then
-      table.insert(R.frozen.modified, vim.api.nvim_buf_get_name(b):sub(#REPO + 2))
-    end
-  end
-  table.sort(R.frozen.modified)
+  R.frozen.modified = modified_files()
   vim.cmd("silent wall")
   R.command_exists = vim.fn.exists(":GemstackRenameFrozen") == 2
 end
 
-local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
-common.run_at_start(main, R, write_result, ms)
+H.run(main)

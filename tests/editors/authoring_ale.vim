@@ -14,37 +14,12 @@
 " What it saw goes to GEMSTACK_RESULT as JSON. Exits 0 when every step finished, 1 when a
 " wait timed out, 2 when the harness failed.
 
+execute 'source ' . fnameescape(expand('<sfile>:p:h') . '/harness_ale_common.vim')
+
 let s:repo = $GEMSTACK_REPO
-let s:timeout_ms = str2nr(empty($GEMSTACK_TIMEOUT_S) ? '20' : $GEMSTACK_TIMEOUT_S) * 1000
 let s:rename_from = 'capsule-offline-deterministic'
 let s:rename_to = 'capsule-offline-repeatable'
-let s:t0 = reltime()
-let s:R = {'steps': [], 'timeouts': [], 'prompts': []}
-
-function! s:Ms() abort
-  return float2nr(reltimefloat(reltime(s:t0)) * 1000)
-endfunction
-
-function! s:Wait(name, Condition) abort
-  let l:started = s:Ms()
-  let l:ok = 0
-  while s:Ms() - l:started < s:timeout_ms
-    if a:Condition()
-      let l:ok = 1
-      break
-    endif
-    sleep 20m
-  endwhile
-  call add(s:R.steps, {'name': a:name, 'ok': l:ok ? v:true : v:false, 'ms': s:Ms() - l:started})
-  if !l:ok
-    call add(s:R.timeouts, a:name)
-  endif
-  return l:ok
-endfunction
-
-function! s:Items(buffer) abort
-  return filter(copy(ale#engine#GetLoclist(a:buffer)), 'get(v:val, "linter_name", "") is# "gemstack"')
-endfunction
+let s:R = extend(g:gemstack_harness_R, {'prompts': []})
 
 " The user's answer at ALE's prompt (ale#util#Input wraps input(), which batch Vim cannot
 " type into); the prompt is kept.
@@ -58,10 +33,6 @@ function! s:Answer(prompt, default) abort
   return s:rename_to
 endfunction
 
-function! s:Codes(buffer) abort
-  return sort(uniq(sort(map(s:Items(a:buffer), 'get(v:val, "code", "")'))))
-endfunction
-
 function! s:Complete(buffer, row, text) abort
   call setline(a:row, a:text)
   call cursor(a:row, len(a:text))
@@ -72,15 +43,11 @@ function! s:Complete(buffer, row, text) abort
 endfunction
 
 function! s:Scenario() abort
-  set nocompatible hidden noswapfile nobackup nowritebackup
-  filetype on
-  packadd ale
-  execute 'source ' . fnameescape($GEMSTACK_SNIPPET)
-  let s:R.vim = v:version
+  call GemstackHarnessStartVim({})
   execute 'edit ' . fnameescape(s:repo . '/specs/009-context-capsule/spec.md')
   let l:buffer = bufnr('')
-  call s:Wait('diagnostics', {-> index(s:Codes(l:buffer), 'CONTEXT_CAPSULE_STALE') >= 0})
-  let s:R.codes_before = s:Codes(l:buffer)
+  call GemstackHarnessWait('diagnostics', {-> index(GemstackHarnessCodes(l:buffer), 'CONTEXT_CAPSULE_STALE') >= 0})
+  let s:R.codes_before = GemstackHarnessCodes(l:buffer)
   function! ale#util#Input(prompt, default, ...) abort
     return s:Answer(a:prompt, a:default)
   endfunction
@@ -90,8 +57,8 @@ function! s:Scenario() abort
   let s:R.capsule_before = join(readfile(l:capsule, 'b'), "\n")
   call cursor(1, 1)
   ALECodeAction
-  call s:Wait('regenerated', {-> index(s:Codes(l:buffer), 'CONTEXT_CAPSULE_STALE') < 0})
-  let s:R.codes_after = s:Codes(l:buffer)
+  call GemstackHarnessWait('regenerated', {-> index(GemstackHarnessCodes(l:buffer), 'CONTEXT_CAPSULE_STALE') < 0})
+  let s:R.codes_after = GemstackHarnessCodes(l:buffer)
   let s:R.capsule_after = join(readfile(l:capsule, 'b'), "\n")
 
   " Completion, the omnifunc set as ALE's documentation says.
@@ -116,7 +83,7 @@ function! s:Scenario() abort
   call cursor(l:found, col('.') + 4)
   let s:R.rename_at = [line('.'), col('.')]
   ALERename
-  call s:Wait('rename', {-> search('\V' . s:rename_to, 'nw') > 0})
+  call GemstackHarnessWait('rename', {-> search('\V' . s:rename_to, 'nw') > 0})
   let s:R.modified = map(filter(getbufinfo({'buflisted': 1}), 'v:val.changed'), 'fnamemodify(v:val.name, ":.")')
   wall
   let s:R.capsule_after_rename = join(readfile(l:capsule, 'b'), "\n")
@@ -128,24 +95,9 @@ function! s:Scenario() abort
   call cursor(search('\V"upgrade-c-cost-states"', 'cW'), col('.') + 4)
   messages clear
   ALERename
-  call s:Wait('frozen rename answer', {-> execute('messages') =~# 'rename'})
+  call GemstackHarnessWait('frozen rename answer', {-> execute('messages') =~# 'rename'})
   let s:R.frozen_messages = split(execute('messages'), "\n")
   let s:R.frozen_modified = &modified ? v:true : v:false
 endfunction
 
-let s:code = 0
-try
-  call s:Scenario()
-  if !empty(s:R.timeouts)
-    let s:code = 1
-  endif
-catch
-  let s:R.error = v:exception . ' at ' . v:throwpoint
-  let s:code = 2
-endtry
-let s:R.total_ms = s:Ms()
-call writefile([json_encode(s:R)], $GEMSTACK_RESULT)
-if s:code == 0
-  qall!
-endif
-execute 'cquit ' . s:code
+call GemstackHarnessRun(function('s:Scenario'))

@@ -7,63 +7,23 @@
 -- GEMSTACK_SPECKIT (a spec-kit repository), GEMSTACK_RESULT, GEMSTACK_TIMEOUT_MS, and
 -- optionally GEMSTACK_TS_RUNTIME (a folder with parser/json.so and queries/json/).
 
-local function env(name, default)
-  local v = os.getenv(name)
-  if v == nil or v == "" then
-    if default == nil then
-      error("harness: environment variable " .. name .. " is required")
-    end
-    return default
-  end
-  return v
-end
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
+local H = common.new()
+local SERVER, REPO, TIMEOUT = H.SERVER, H.REPO, H.TIMEOUT
+local FEATURE = H.env("GEMSTACK_FEATURE")
+local SPECKIT = H.env("GEMSTACK_SPECKIT")
+local TS_RUNTIME = H.env("GEMSTACK_TS_RUNTIME", "")
 
-local PLUGIN = env("GEMSTACK_PLUGIN")
-local SERVER = env("GEMSTACK_LSP")
-local REPO = env("GEMSTACK_REPO")
-local FEATURE = env("GEMSTACK_FEATURE")
-local SPECKIT = env("GEMSTACK_SPECKIT")
-local RESULT = env("GEMSTACK_RESULT")
-local TIMEOUT = tonumber(env("GEMSTACK_TIMEOUT_MS", "20000"))
-local TS_RUNTIME = env("GEMSTACK_TS_RUNTIME", "")
-
-vim.opt.runtimepath:prepend(PLUGIN)
 if TS_RUNTIME ~= "" then
   vim.opt.runtimepath:append(TS_RUNTIME)
 end
-vim.opt.swapfile = false
-vim.o.hidden = true
-vim.opt.shadafile = "NONE"
 vim.o.columns = 80
 vim.cmd("filetype plugin on")
 
-local uv = vim.uv or vim.loop
-local t0 = uv.hrtime()
-local function ms()
-  return math.floor((uv.hrtime() - t0) / 1e6)
-end
-
-local R = { nvim = string.format("%d.%d.%d", vim.version().major, vim.version().minor, vim.version().patch) }
-R.steps, R.messages, R.timeouts = {}, {}, {}
-
+local ms, R, wait = H.ms, H.R, H.wait
+-- Each message with the room the command line had for it (Regenerate's must fit on one line).
 vim.notify = function(msg, level)
-  table.insert(R.messages, { level = level, message = tostring(msg), ms = ms(), echospace = vim.v.echospace })
-end
-
-local function write_result()
-  local f = assert(io.open(RESULT, "w"))
-  f:write(vim.json.encode(R))
-  f:close()
-end
-
-local function wait(name, cond, timeout)
-  local started = ms()
-  local ok = vim.wait(timeout or TIMEOUT, cond, 20)
-  R.steps[name] = { ok = ok, ms = ms() - started }
-  if not ok then
-    table.insert(R.timeouts, name)
-  end
-  return ok
+  H.note(msg, level).echospace = vim.v.echospace
 end
 
 local gemstack = require("gemstack")
@@ -316,5 +276,4 @@ local function main()
   end
 end
 
-local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
-common.run_at_start(main, R, write_result, ms)
+H.run(main)

@@ -11,26 +11,14 @@
 --    :w) clears the stale finding through file watching, and the statusline says VALID.
 -- Writes what it saw to GEMSTACK_RESULT; exits 1 when a wait timed out, 2 on a harness error.
 
-local function env(name, default)
-  local v = os.getenv(name)
-  if v == nil or v == "" then
-    assert(default ~= nil, "fresh_user.lua: " .. name .. " is required")
-    return default
-  end
-  return v
-end
-
-local PLUGIN = env("GEMSTACK_PLUGIN")
-local REPO = env("GEMSTACK_REPO")
-local FEATURE = env("GEMSTACK_FEATURE")
-local RESULT = env("GEMSTACK_RESULT")
-local TIMEOUT = tonumber(env("GEMSTACK_TIMEOUT_MS", "20000"))
-local INSTALL_TIMEOUT = tonumber(env("GEMSTACK_INSTALL_TIMEOUT_MS", "300000"))
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
+-- No GEMSTACK_LSP (there is no server yet); the plugin goes on 'runtimepath' below, as documented.
+local H = common.new({ who = "fresh_user.lua", server = false, runtimepath = false })
+local PLUGIN, REPO, TIMEOUT = H.PLUGIN, H.REPO, H.TIMEOUT
+local FEATURE = H.env("GEMSTACK_FEATURE")
+local INSTALL_TIMEOUT = tonumber(H.env("GEMSTACK_INSTALL_TIMEOUT_MS", "300000"))
 local STALE = "CONTEXT_CAPSULE_STALE"
 
-vim.opt.swapfile = false
-vim.opt.shadafile = "NONE"
-vim.o.hidden = true
 vim.cmd("filetype plugin on")
 
 -- The documented configuration (docs/editors.md, "Neovim").
@@ -39,43 +27,13 @@ vim.o.laststatus = 2
 vim.o.statusline = "%f %{v:lua.require'gemstack'.statusline()}"
 require("gemstack").setup({})
 
-local uv = vim.uv or vim.loop
-local t0 = uv.hrtime()
-local function ms()
-  return math.floor((uv.hrtime() - t0) / 1e6)
-end
-
-local R = { nvim = tostring(vim.version().major .. "." .. vim.version().minor .. "." .. vim.version().patch) }
-R.steps, R.messages, R.timeouts = {}, {}, {}
-vim.notify = function(msg, level)
-  table.insert(R.messages, { level = level, message = tostring(msg), ms = ms() })
-end
+local ms, R = H.ms, H.R
 
 local function wait(name, timeout, cond)
-  local started = ms()
-  local ok = vim.wait(timeout, cond, 20)
-  R.steps[name] = { ok = ok, ms = ms() - started, at = ms() }
-  if not ok then
-    table.insert(R.timeouts, name)
-  end
-  return ok
+  return H.wait(name, cond, timeout)
 end
 
-local function code_of(d)
-  if d.code ~= nil then
-    return d.code
-  end
-  return d.user_data and d.user_data.lsp and d.user_data.lsp.code
-end
-
-local function find(code)
-  for _, d in ipairs(vim.diagnostic.get(nil)) do
-    if code_of(d) == code then
-      return d
-    end
-  end
-  return nil
-end
+local find = common.diagnostic_with
 
 local function message_with(text)
   for _, m in ipairs(R.messages) do
@@ -262,10 +220,4 @@ local function main()
   R.capsule_buf_modified = vim.api.nvim_buf_get_option(capsule_buf, "modified")
 end
 
--- The shared tail (tests/editors/harness_common.lua, next to this file).
-local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
-common.run_at_start(main, R, function()
-  local f = assert(io.open(RESULT, "w"))
-  f:write(vim.json.encode(R))
-  f:close()
-end, ms)
+H.run(main)

@@ -8,49 +8,14 @@
 -- GEMSTACK_RESULT. Exits 0 when every step finished, 1 when a wait timed out (the results
 -- so far are still written), 2 when the harness itself failed.
 
-local env = function(name, default)
-  local v = os.getenv(name)
-  if v == nil or v == "" then
-    if default == nil then
-      error("harness: environment variable " .. name .. " is required")
-    end
-    return default
-  end
-  return v
-end
-
-local PLUGIN = env("GEMSTACK_PLUGIN")
-local SERVER = env("GEMSTACK_LSP")
-local REPO = env("GEMSTACK_REPO")
-local FEATURE = env("GEMSTACK_FEATURE")
-local RESULT = env("GEMSTACK_RESULT")
-local TIMEOUT = tonumber(env("GEMSTACK_TIMEOUT_MS", "20000"))
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
+local H = common.new()
+local SERVER, REPO, TIMEOUT = H.SERVER, H.REPO, H.TIMEOUT
+local FEATURE = H.env("GEMSTACK_FEATURE")
 local STALE = "CONTEXT_CAPSULE_STALE"
-
-vim.opt.runtimepath:prepend(PLUGIN)
-vim.opt.swapfile = false
-vim.o.hidden = true
-vim.opt.shadafile = "NONE"
 vim.cmd("filetype on")
 
-local uv = vim.uv or vim.loop
-local t0 = uv.hrtime()
-local function ms()
-  return math.floor((uv.hrtime() - t0) / 1e6)
-end
-
-local R = { nvim = tostring(vim.version().major .. "." .. vim.version().minor .. "." .. vim.version().patch) }
-R.steps, R.messages, R.timeouts = {}, {}, {}
-
-vim.notify = function(msg, level)
-  table.insert(R.messages, { level = level, message = tostring(msg), ms = ms() })
-end
-
-local function write_result()
-  local f = assert(io.open(RESULT, "w"))
-  f:write(vim.json.encode(R))
-  f:close()
-end
+local ms, R, wait, read_file = H.ms, H.R, H.wait, common.read_file
 
 local function rel(path)
   if path:sub(1, #REPO + 1) == REPO .. "/" then
@@ -59,32 +24,7 @@ local function rel(path)
   return path
 end
 
-local function read_file(path)
-  local f = io.open(path, "rb")
-  if not f then
-    return nil
-  end
-  local data = f:read("*a")
-  f:close()
-  return data
-end
-
-local function wait(name, cond)
-  local started = ms()
-  local ok = vim.wait(TIMEOUT, cond, 20)
-  R.steps[name] = { ok = ok, ms = ms() - started, at = ms() }
-  if not ok then
-    table.insert(R.timeouts, name)
-  end
-  return ok
-end
-
-local function code_of(d)
-  if d.code ~= nil then
-    return d.code
-  end
-  return d.user_data and d.user_data.lsp and d.user_data.lsp.code
-end
+local code_of, has_code = common.code_of, common.diagnostic_with
 
 local function diagnostics()
   local out = {}
@@ -113,15 +53,6 @@ local function diagnostics()
   return out
 end
 
-local function has_code(code)
-  for _, d in ipairs(vim.diagnostic.get(nil)) do
-    if code_of(d) == code then
-      return d
-    end
-  end
-  return nil
-end
-
 --- Waits until the diagnostics stop changing for `quiet` ms (the server may publish in waves).
 local function settle(name, quiet)
   local last, since = nil, ms()
@@ -140,10 +71,7 @@ local function client_for(bufnr)
   return gemstack.clients(bufnr)[1]
 end
 
-local function attached(bufnr)
-  local c = client_for(bufnr)
-  return c ~= nil and c.attached_buffers ~= nil and c.attached_buffers[bufnr] == true and c.initialized ~= false
-end
+local attached = common.attached
 
 -- Code actions: Neovim's own vim.lsp.buf.code_action path, with vim.ui.select answered here.
 local wanted_action = nil
@@ -376,6 +304,4 @@ local function main()
   R.after_regenerate_command = diagnostics()
 end
 
--- The shared tail (tests/editors/harness_common.lua, next to this file).
-local common = dofile(debug.getinfo(1, "S").source:sub(2):match("^(.*)/[^/]*$") .. "/harness_common.lua")
-common.run_at_start(main, R, write_result, ms)
+H.run(main)

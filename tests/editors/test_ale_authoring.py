@@ -11,22 +11,17 @@ renamed (as in test_nvim_authoring.py).
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
+from tests.editors import authoring_common as ac
 from tests.editors import batch_editor as be
-from tests.editors.doc_snippets import snippet
 from tests.editors.test_ale import ALE, HOW
-from tests.editors.test_eglot_authoring import CONTRACT_TYPES
 
 pytestmark = pytest.mark.editor
 
 HARNESS = Path(__file__).with_name("authoring_ale.vim")
-SPEC9 = "specs/009-context-capsule/spec.md"
-CAPSULE9 = "specs/009-context-capsule/context-capsule.json"
-RENAME_FROM, RENAME_TO = "capsule-offline-deterministic", "capsule-offline-repeatable"
 
 
 @pytest.fixture(scope="module")
@@ -34,43 +29,28 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> be.Run:
     vim = be.need("vim", HOW)
     if not ALE.is_dir():
         pytest.fail(f"ALE is not installed ({ALE} is missing): run {HOW}")
-    base = tmp_path_factory.mktemp("ale-authoring")
-    repo = be.demo_copy(base)
-    state_path = repo / ".gemstack" / "state.json"
-    state = json.loads(state_path.read_text("utf-8"))
-    state["completed_phases"], state["phase_hashes"] = [], {}
-    state_path.write_text(json.dumps(state, indent=2) + "\n", "utf-8")
-    vimrc = base / "gemstack.vim"
-    vimrc.write_text(snippet("### Vim (ALE)", "vim"), "utf-8")
     argv = [str(vim), "-N", "-u", "NONE", "-i", "NONE", "-es", "-S", str(HARNESS)]
-    return be.run_batch("vim-ale-authoring", argv, base, repo, {"GEMSTACK_SNIPPET": str(vimrc)}, [])
+    return ac.run_batch_authoring(tmp_path_factory, "vim-ale-authoring", argv, "### Vim (ALE)", "vim", "gemstack.vim")
 
 
 def test_harness_finished_every_step(run: be.Run) -> None:
-    assert run.result.get("error") is None, run.explain()
-    assert not run.result.get("timeouts"), run.explain()
-    assert run.returncode == 0, run.explain()
+    ac.assert_finished(run)
 
 
 def test_omnifunc_completion_offers_the_contract_types(run: be.Run) -> None:
     """ALE shows the server's edit text (the value and its closing quote) as the word."""
     first, prefixed = run.result["completion"]
-    assert sorted(first["items"]) == [f'{t}"' for t in CONTRACT_TYPES], first
+    assert sorted(first["items"]) == [f'{t}"' for t in ac.CONTRACT_TYPES], first
     assert first["line"] == '  {"id": "x", "type": "ENUM_SET"'  # the first item, inserted
     assert prefixed["items"] == ['IDENTITY_TUPLE"']
     assert prefixed["line"] == '  {"id": "x", "type": "IDENTITY_TUPLE"'
 
 
 def test_ale_rename_changes_every_mention_and_no_derived_file(run: be.Run) -> None:
-    changed = [SPEC9, "specs/009-context-capsule/plan.md", "specs/009-context-capsule/tasks.md"]
-    assert sorted(run.result["modified"]) == sorted(changed), run.explain()
+    assert sorted(run.result["modified"]) == sorted(ac.RENAMED_FILES), run.explain()
     # ALE prompts with Vim's word under the cursor (ids hold '-', not in 'iskeyword').
     assert run.result["prompts"][1] == ["New name: ", "capsule"]
-    for rel in changed:
-        before = (be.DEMO / rel).read_text("utf-8")
-        assert RENAME_FROM in before, rel
-        want = re.sub(rf"(?<![\w.-]){re.escape(RENAME_FROM)}(?![\w.-])", RENAME_TO, before)
-        assert (run.repo / rel).read_text("utf-8") == want, rel
+    ac.assert_renamed_on_disk(run)
     # The capsule as the code action wrote it, untouched by the rename.
     assert run.result["capsule_after_rename"] == run.result["capsule_after"]
 
@@ -80,8 +60,7 @@ def test_frozen_rename_is_refused_without_the_reason(run: be.Run) -> None:
     assert "No rename result received from server" in run.result["frozen_messages"], run.result["frozen_messages"]
     assert run.result["frozen_modified"] is False
     assert run.result["prompts"][2] == ["New name: ", "upgrade"]
-    spec8 = "specs/008-cost-provider-safety-gates/spec.md"
-    assert (run.repo / spec8).read_text("utf-8") == (be.DEMO / spec8).read_text("utf-8")
+    ac.assert_frozen_spec_unchanged(run)
 
 
 def test_code_action_regenerates_the_stale_capsule(run: be.Run) -> None:
@@ -94,6 +73,6 @@ def test_code_action_regenerates_the_stale_capsule(run: be.Run) -> None:
     ]
     assert "CONTEXT_CAPSULE_STALE" in run.result["codes_before"]
     assert run.result["codes_after"] == [c for c in run.result["codes_before"] if c != "CONTEXT_CAPSULE_STALE"]
-    assert run.result["capsule_before"] == (be.DEMO / CAPSULE9).read_text("utf-8")
+    assert run.result["capsule_before"] == ac.before(ac.CAPSULE9)
     assert run.result["capsule_after"] != run.result["capsule_before"]
     assert json.loads(run.result["capsule_after"])  # a JSON document

@@ -26,6 +26,21 @@ from typing import Any
 
 import pytest
 
+from tests.editors.authoring_common import (
+    CAPSULE9,
+    FROZEN_FROM,
+    FROZEN_TO,
+    HIGHLIGHT_ID,
+    PLAN8,
+    RENAME_FROM,
+    RENAME_TO,
+    SPEC8,
+    SPEC9,
+    SPEC10,
+    unfreeze_009,
+    whole_id,
+)
+from tests.editors.authoring_common import stringify_blocks as _stringify_blocks
 from tests.editors.batch_editor import run_harness
 from tests.editors.test_nvim import _THIS_TREE, DEMO, PLUGIN, Editor, _editor, _server, _version
 
@@ -35,15 +50,7 @@ HARNESS = Path(__file__).with_name("authoring.lua")
 RUN_TIMEOUT_S = 180
 WAIT_TIMEOUT_MS = 20_000
 
-SPEC8 = "specs/008-cost-provider-safety-gates/spec.md"
-PLAN8 = "specs/008-cost-provider-safety-gates/plan.md"
-SPEC9 = "specs/009-context-capsule/spec.md"
-SPEC10 = "specs/010-release-notes/spec.md"
-CAPSULE9 = "specs/009-context-capsule/context-capsule.json"
-#: The same names as in authoring.lua.
-RENAME_FROM, RENAME_TO = "capsule-offline-deterministic", "capsule-offline-repeatable"
-FROZEN_FROM, FROZEN_TO = "upgrade-c-cost-states", "upgrade-c-states"
-HIGHLIGHT_ID = "zero-dependency-core"
+#: The same name as in authoring.lua (the others are in authoring_common.py).
 SELECT_ID = "capsule-is-derived-not-authority"
 ERROR = 4  # vim.log.levels.ERROR
 
@@ -84,10 +91,7 @@ def session(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     base = tmp_path_factory.mktemp(f"authoring-{editor.name}")
     repo = base / "demo"
     shutil.copytree(DEMO, repo, symlinks=True)
-    state_path = repo / ".gemstack" / "state.json"
-    state = json.loads(state_path.read_text("utf-8"))
-    state["completed_phases"], state["phase_hashes"] = [], {}
-    state_path.write_text(json.dumps(state, indent=2) + "\n", "utf-8")
+    unfreeze_009(repo)
     before = _tree(repo)
     out = base / "result.json"
     env = {
@@ -112,20 +116,10 @@ def _occurrences(text: str, word: str) -> list[tuple[int, int, int]]:
     """(0-based line, byte column, end byte column) of every whole-id occurrence of ``word``."""
     out = []
     for row, line in enumerate(text.split("\n")):
-        for m in re.finditer(rf"(?<![\w.-]){re.escape(word)}(?![\w.-])", line):
+        for m in re.finditer(whole_id(word), line):
             start = len(line[: m.start()].encode("utf-8"))
             out.append((row, start, start + len(word.encode("utf-8"))))
     return out
-
-
-def _stringify_blocks(text: str, kind: str = "[a-z-]+") -> str:
-    """Every ```gemstack-* block's JSON (of ``kind`` only, when given) laid out as
-    JSON.stringify(value, null, 2) does."""
-
-    def layout(m: re.Match[str]) -> str:
-        return m.group(1) + json.dumps(json.loads(m.group(2)), indent=2, ensure_ascii=False) + m.group(3)
-
-    return re.sub(rf"(```gemstack-{kind}\n)(.*?)(\n```)", layout, text, flags=re.S)
 
 
 def test_authoring_harness_finished(session: Session) -> None:

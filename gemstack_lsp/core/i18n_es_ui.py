@@ -323,6 +323,10 @@ COMPLETION: list[tuple[str, str]] = [
         "Los contratos congelados de la spec, repetidos por el plan (Gemstack 2.0, plan.md).",
     ),
     (
+        "A change to a base spec: contracts, requirements and tests added, modified or removed (spec.md).",
+        "Un cambio a una spec base: contratos, requisitos y pruebas agregados, modificados o eliminados (spec.md).",
+    ),
+    (
         "A provider registry: providers and the capabilities they declare.",
         "Un registro de proveedores: los proveedores y las capacidades que declaran.",
     ),

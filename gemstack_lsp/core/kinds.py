@@ -41,6 +41,7 @@ __all__ = [
     "CONTRACT_TYPES",
     "INHERITED_CONTRACTS",
     "REFERENCE_NAMES",
+    "SPEC_DELTA",
     "TEST_BINDINGS",
     "TEST_MATRIX",
     "BlockKind",
@@ -57,6 +58,7 @@ CLOSURE_GATES: Final = "gemstack-closure-gates"
 BILLABLE_ACTIONS: Final = "gemstack-billable-actions"
 CAPABILITIES: Final = "gemstack-capabilities"
 INHERITED_CONTRACTS: Final = "gemstack-inherited-contracts"
+SPEC_DELTA: Final = "gemstack-spec-delta"
 
 #: The contract types a ``gemstack-contracts`` entry may declare (the snippet offers them).
 CONTRACT_TYPES: Final = (
@@ -269,6 +271,19 @@ BLOCKS: Final = (
         #: An inherited contract restates a spec contract in the same shape.
         snippet=("Inherited contract", _CONTRACT_SNIPPET),
         refs=(Ref(("id",), "contract", declares=True),),
+    ),
+    BlockKind(
+        name=SPEC_DELTA,
+        field="spec_delta",
+        schema="gemstack-spec-delta.schema.json",
+        parser=f"{_BLOCKS}.spec_delta:parse_spec_delta",
+        reference=False,
+        description="A change to a base spec: contracts, requirements and tests added, modified or removed (spec.md).",
+        item="change",
+        id_key="id",
+        detail_keys=(),
+        #: One object, not a list of items: no snippet for a new item.
+        snippet=None,
     ),
 )
 

@@ -19,15 +19,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.blocks.base import parse_fence_json
 from gemstack_lsp.core.findings import Finding, Related
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
-from gemstack_lsp.core.markdown import Fence, scan_fences
+from gemstack_lsp.core.markdown import fences_of_kind
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.text import Span
 
-KIND = "gemstack-spec-delta"
+KIND = kinds.SPEC_DELTA
 
 #: The reference's wording of each message (Spanish), keyed by code, with the same placeholders.
 SPANISH: Mapping[str, str] = {
@@ -44,10 +45,6 @@ _WHAT = {"contracts": "contract", "tests": "test", "requirements": "requirement"
 class _Item:
     id: str | None
     span: Span
-
-
-def _delta_fences(text: str) -> list[Fence]:
-    return [f for f in scan_fences(text) if f.info.strip().split(" ", 1)[0] == KIND]
 
 
 def _items(delta: JsonObject, section: str, collection: str) -> list[_Item]:
@@ -83,7 +80,7 @@ def delta_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
     if doc.text is None:
         return []
     out: list[Finding] = []
-    for fence in _delta_fences(doc.text):
+    for fence in fences_of_kind(doc.text, KIND):
         result = parse_fence_json(fence)
         if result.errors:
             out.extend(

@@ -163,8 +163,13 @@ def _block_item(block: BlockJson) -> OutlineItem:
                     grand,
                 )
             )
-    count = len(root.items) if isinstance(root, JsonArray) else 0
-    detail = f"{count} item{'s' if count != 1 else ''}" if block.result.ok else "invalid JSON"
+    if not block.result.ok:
+        detail: str | None = "invalid JSON"
+    elif isinstance(root, JsonArray):
+        count = len(root.items)
+        detail = f"{count} item{'s' if count != 1 else ''}"
+    else:
+        detail = None  # one object (a spec delta): its keys are not items
     return OutlineItem(block.kind, "block", fence.span, fence.open_span, detail, tuple(children))
 
 

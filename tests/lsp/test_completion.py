@@ -76,6 +76,7 @@ async def test_block_names_after_a_fence(make_client: MakeClient, client_kind: s
         "gemstack-billable-actions",
         "gemstack-capabilities",
         "gemstack-inherited-contracts",
+        "gemstack-spec-delta",
     ]
     item = _item(items, "gemstack-billable-actions")
     assert item.kind == lsp.CompletionItemKind.Module

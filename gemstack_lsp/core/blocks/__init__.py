@@ -82,6 +82,11 @@ class DocumentBlocks:
         return self.of(kinds.INHERITED_CONTRACTS)
 
     @property
+    def spec_delta(self) -> BlockResult[None]:
+        """The first change to a base spec (``gemstack-spec-delta``, Gemstack 2.0)."""
+        return self.of(kinds.SPEC_DELTA)
+
+    @property
     def contract_items(self) -> tuple[FrozenContract, ...]:
         """Every contract the document states: its own (``gemstack-contracts``), then the ones it
         restates as inherited (``gemstack-inherited-contracts``)."""

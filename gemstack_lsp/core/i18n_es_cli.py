@@ -64,8 +64,7 @@ HELP: list[tuple[str, str]] = [
     ),
     (
         "do not report these codes or families (comma-separated; may be repeated; adds to the configuration)",
-        "no informa de estos códigos o familias (separados por comas; se puede repetir; se suma a la "
-        "configuración)",
+        "no informa de estos códigos o familias (separados por comas; se puede repetir; se suma a la configuración)",
     ),
     (
         "print the number of findings per code and severity instead",

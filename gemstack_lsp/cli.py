@@ -157,7 +157,7 @@ def _dispatch(args_list: list[str]) -> int:
             return code
         from gemstack_lsp.commands.parser import Parser
 
-        parser = Parser(prog=f"gemstack-lsp {name}", description=help_text)
+        parser: argparse.ArgumentParser = Parser(prog=f"gemstack-lsp {name}", description=help_text)
         module.add_arguments(parser)
         args = parser.parse_args(args_list[1:])
         result: int = module.run(args)

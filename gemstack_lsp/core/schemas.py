@@ -11,7 +11,7 @@ indexes) through local ``$ref``, ``allOf``/``anyOf``/``oneOf`` and ``if``/``then
   typed so far, for completion's keys, values and documentation.
 
 Language: the schema files are English. ``localized_schema(name, "es")`` is the same schema with
-every ``title`` and ``description`` (those of a subschema, found by ``annotations``) replaced by
+every ``title`` and ``description`` (those of a subschema, found by ``text_annotations``) replaced by
 its Spanish from ``core/i18n_es_schemas.py``, the catalogue keyed by the English text; a text
 without Spanish stays English as a whole. Hover and completion walk that view, so they need no
 language logic of their own; validation always uses the files as they are.
@@ -98,7 +98,7 @@ def _subschemas(node: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
                 yield f"/{key}/{i}", sub
 
 
-def annotations(schema: Mapping[str, Any], pointer: str = "") -> Iterator[tuple[str, str]]:
+def text_annotations(schema: Mapping[str, Any], pointer: str = "") -> Iterator[tuple[str, str]]:
     """(JSON pointer, text) of every ``title`` and ``description`` of a subschema of ``schema``
     (a property that happens to be called ``description`` is a name, not an annotation)."""
     for keyword in TEXT_KEYWORDS:
@@ -107,7 +107,7 @@ def annotations(schema: Mapping[str, Any], pointer: str = "") -> Iterator[tuple[
             yield f"{pointer}/{keyword}", text
     for suffix, sub in _subschemas(schema):
         if isinstance(sub, Mapping):
-            yield from annotations(sub, pointer + suffix)
+            yield from text_annotations(sub, pointer + suffix)
 
 
 def _overlaid(node: Any, texts: Mapping[str, str]) -> Any:

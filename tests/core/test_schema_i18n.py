@@ -30,7 +30,7 @@ def _annotations() -> list[tuple[str, str, str]]:
     return [
         (name, pointer, text)
         for name in schemas.available_schemas()
-        for pointer, text in schemas.annotations(schemas.load_schema(name))
+        for pointer, text in schemas.text_annotations(schemas.load_schema(name))
     ]
 
 
@@ -64,10 +64,10 @@ def test_the_overlay_changes_only_the_texts(name: str) -> None:
     assert spanish != english
     # Same keywords, values, property names (a property called "description" is a name).
     assert _blank(spanish) == _blank(english)
-    pointers_en = [p for p, _ in schemas.annotations(english)]
-    pointers_es = [p for p, _ in schemas.annotations(spanish)]
-    assert pointers_es == pointers_en
-    for (pointer, en), (_, es) in zip(schemas.annotations(english), schemas.annotations(spanish), strict=True):
+    texts_en = list(schemas.text_annotations(english))
+    texts_es = list(schemas.text_annotations(spanish))
+    assert [p for p, _ in texts_es] == [p for p, _ in texts_en]
+    for (pointer, en), (_, es) in zip(texts_en, texts_es, strict=True):
         assert es == SCHEMA_TEXTS[en], pointer
     # The files themselves stay English, the shipped copy and schemas/ alike.
     on_disk = json.loads((ROOT / "gemstack_lsp" / "schemas" / name).read_text("utf-8"))

@@ -562,3 +562,45 @@ def test_context_show_without_capsule_follows_the_language(
     assert err == f"[FAIL] Context capsule not found at: {capsule.resolve()}\n"
     _, _, err = _run(capsys, "--lang", "es", "context", "show", "--target", str(reference_repo))
     assert err == f"[FAIL] No se encontró la context capsule en: {capsule.resolve()}\n"
+
+
+def test_why_context_cannot_work_on_a_feature_follows_the_language(
+    no_locale: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".gemstack").mkdir()
+    (tmp_path / "specs" / "empty").mkdir(parents=True)
+    missing, empty = tmp_path / "specs/missing", tmp_path / "specs/empty"
+    cases = [
+        (
+            ["--feature", "specs/missing"],
+            f"[FAIL] Feature specs/missing does not exist: there is no folder {missing}.",
+            f"[FAIL] La feature specs/missing no existe: no hay ninguna carpeta {missing}.",
+        ),
+        (
+            ["--feature", "specs/empty"],
+            f"[FAIL] Feature specs/empty is not a feature: {empty} holds neither spec.md nor context-capsule.json.",
+            f"[FAIL] La feature specs/empty no es una feature: {empty} no contiene ni spec.md ni context-capsule.json.",
+        ),
+        (
+            ["--feature", "."],
+            "[FAIL] Feature path . names the repository root, not a feature folder.",
+            "[FAIL] La ruta de la feature . nombra la raíz del repositorio, no una carpeta de feature.",
+        ),
+        (
+            [],
+            "[FAIL] No active feature found or specified via --feature.",
+            "[FAIL] No se encontró ninguna feature activa ni se indicó con --feature.",
+        ),
+    ]
+    for argv, english, spanish in cases:
+        code, _, err = _run(capsys, "context", "verify", "--target", str(tmp_path), *argv)
+        assert code == 1 and err == english + "\n"
+        code, _, err = _run(capsys, "--lang", "es", "context", "verify", "--target", str(tmp_path), *argv)
+        assert code == 1 and err == spanish + "\n"
+    (tmp_path / ".gemstack" / "state.json").write_text('{"active_spec": "specs/gone"}', "utf-8")
+    gone = tmp_path / "specs/gone"
+    _, _, err = _run(capsys, "--lang", "es", "context", "verify", "--target", str(tmp_path))
+    assert err == (
+        "[FAIL] La feature specs/gone (active_spec de .gemstack/state.json) no existe: "
+        f"no hay ninguna carpeta {gone}.\n"
+    )

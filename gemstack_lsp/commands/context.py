@@ -95,6 +95,13 @@ def _text(key: str, **values: object) -> str:
     return i18n.ui(key, _lang(), **values)
 
 
+def _problem(problem: str) -> str:
+    """Why the feature cannot be worked on (``resolve_command_feature``), in the run's language."""
+    from gemstack_lsp.core import i18n
+
+    return i18n.localize(i18n.CLI_MESSAGE, problem, _lang())
+
+
 def _message(finding: Finding) -> str:
     """A finding's message in the run's language."""
     from gemstack_lsp.core import i18n
@@ -156,12 +163,12 @@ def run(args: argparse.Namespace) -> int:
     repo = GemstackRepo(str(root), DiskReader(root))
     feature, problem = resolve_command_feature(repo, root, explicit)
     if feature is None:
-        return fail(problem or _text("context.no_feature"))
+        return fail(_problem(problem) if problem else _text("context.no_feature"))
     outside = _escape(root, feature)
     if outside is not None:
         return fail(_text("context.feature_outside", where=outside), feature)
     if problem is not None:
-        return fail(problem, feature)
+        return fail(_problem(problem), feature)
     if sub == "generate":
         return _generate(repo, root, feature, as_json=as_json)
     if sub == "verify":

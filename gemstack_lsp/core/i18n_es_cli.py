@@ -5,6 +5,7 @@
 - ``ARGPARSE``: argparse's own words (the usage prefix, the section titles, the help of
   ``-h`` and ``--version``) and its error messages, as templates under ``i18n.ARGPARSE`` (an
   ``argument --x: …`` error translates its detail through the ``argparse`` vocabulary);
+- ``CONTEXT_PROBLEMS``: why ``context`` cannot work on the feature it was given;
 - ``UI``: texts by key: ``context show``'s summary, ``context``'s own refusals, and the
   internal-error messages (the CLI's crash line, the server's answer to a request that failed).
 
@@ -164,6 +165,35 @@ ARGPARSE_DETAILS: list[tuple[str, str]] = [
     ("unknown parser {name} (choices: {choices})", "analizador desconocido {name} (opciones: {choices})"),
 ]
 
+#: Why ``context`` cannot work on the feature it was given (``resolve_command_feature``), under
+#: ``i18n.CLI_MESSAGE``. The forms naming state.json come first: they are the more specific.
+CONTEXT_PROBLEMS: list[tuple[str, str]] = [
+    ("Feature path is outside the target: {path}", "La ruta de la feature está fuera del destino: {path}"),
+    ("Feature path {path} {reason:spec_reason}.", "La ruta de la feature {path} {reason}."),
+    (
+        'The active_spec "{value}" of .gemstack/state.json {reason:spec_reason}.',
+        'El active_spec "{value}" de .gemstack/state.json {reason}.',
+    ),
+    (
+        "Feature {feature} (active_spec of .gemstack/state.json) does not exist: there is no folder {folder}.",
+        "La feature {feature} (active_spec de .gemstack/state.json) no existe: no hay ninguna carpeta {folder}.",
+    ),
+    (
+        "Feature {feature} does not exist: there is no folder {folder}.",
+        "La feature {feature} no existe: no hay ninguna carpeta {folder}.",
+    ),
+    (
+        "Feature {feature} (active_spec of .gemstack/state.json) is not a feature: {folder} holds neither spec.md "
+        "nor {capsule}.",
+        "La feature {feature} (active_spec de .gemstack/state.json) no es una feature: {folder} no contiene ni "
+        "spec.md ni {capsule}.",
+    ),
+    (
+        "Feature {feature} is not a feature: {folder} holds neither spec.md nor {capsule}.",
+        "La feature {feature} no es una feature: {folder} no contiene ni spec.md ni {capsule}.",
+    ),
+]
+
 #: Texts by key (``i18n.ui``): English exactly as printed before they were translated.
 UI: dict[str, tuple[str, str]] = {
     # `context show`'s summary: the reference's block (labels aligned one space after the longest).
@@ -234,6 +264,8 @@ def install() -> None:
         i18n.register(i18n.CLI_HELP, _literal(english), _literal(spanish))
     for english, spanish in ARGPARSE_WORDS.items():
         i18n.register(i18n.CLI_HELP, _literal(english), _literal(spanish))
+    for english, spanish in CONTEXT_PROBLEMS:
+        i18n.register(i18n.CLI_MESSAGE, english, spanish)
     for english, spanish in ARGPARSE:
         i18n.register(i18n.ARGPARSE, english, spanish)
     for english, spanish in ARGPARSE_DETAILS:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from gemstack_lsp.cli import main
+from gemstack_lsp.core import i18n
 from tests.conftest import REFERENCE_REPO
 
 ROOT = Path(__file__).parent.parent
@@ -604,3 +605,39 @@ def test_why_context_cannot_work_on_a_feature_follows_the_language(
         "[FAIL] La feature specs/gone (active_spec de .gemstack/state.json) no existe: "
         f"no hay ninguna carpeta {gone}.\n"
     )
+
+
+def test_checks_notes_on_stderr_follow_the_language(
+    no_locale: None, reference_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A configuration's problems and a path that resolves outside its repository."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text("a = [\n", "utf-8")
+    _, _, english = _run(capsys, "check", "--config", str(bad), str(reference_repo))
+    _, _, spanish = _run(capsys, "--lang", "es", "check", "--config", str(bad), str(reference_repo))
+    assert f"gemstack-lsp check: {bad}: Not valid TOML: " in english and "Not valid TOML" not in spanish
+    assert f"gemstack-lsp check: {bad}: No es TOML válido: " in spanish
+    assert spanish.splitlines()[-1] == f"gemstack-lsp check: la configuración {bad} no se puede usar"
+    outside = tmp_path / "outside"
+    (outside / "specs").mkdir(parents=True)
+    (outside / "specs" / "spec.md").write_text("# Outside\n", "utf-8")
+    (reference_repo / "specs" / "evil").symlink_to(outside, target_is_directory=True)
+    deep = str(reference_repo / "specs/evil/specs/spec.md")
+    code, _, english = _run(capsys, "check", deep)
+    assert code == 2 and f"gemstack-lsp check: {deep} is not checked: specs/evil/specs/spec.md resolves to " in english
+    code, _, spanish = _run(capsys, "--lang", "es", "check", deep)
+    assert code == 2 and f"gemstack-lsp check: {deep} no se comprueba: specs/evil/specs/spec.md apunta a " in spanish
+    assert ", fuera del repositorio " in spanish and "outside" not in spanish.replace(str(outside), "")
+
+
+def test_serves_bad_address_follows_the_language(no_locale: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from gemstack_lsp.commands import serve
+
+    with pytest.raises(SystemExit, match=r"^gemstack-lsp serve: --tcp expects HOST:PORT, got 'nowhere'$"):
+        serve._address("nowhere")
+    token = i18n.set_language("es")
+    try:
+        with pytest.raises(SystemExit, match=r"^gemstack-lsp serve: --tcp espera HOST:PUERTO; se recibió 'nowhere'$"):
+            serve._address("nowhere")
+    finally:
+        i18n.reset_language(token)

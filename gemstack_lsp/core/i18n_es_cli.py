@@ -194,6 +194,14 @@ CONTEXT_PROBLEMS: list[tuple[str, str]] = [
     ),
 ]
 
+#: ``gemstack-lsp check``'s notes on stderr beside ``i18n_es_ui.CLI_MESSAGES``.
+CHECK_MESSAGES: list[tuple[str, str]] = [
+    (
+        "{raw} is not checked: {where} resolves to {target}, outside the repository {root}",
+        "{raw} no se comprueba: {where} apunta a {target}, fuera del repositorio {root}",
+    ),
+]
+
 #: Texts by key (``i18n.ui``): English exactly as printed before they were translated.
 UI: dict[str, tuple[str, str]] = {
     # `context show`'s summary: the reference's block (labels aligned one space after the longest).
@@ -248,6 +256,10 @@ UI: dict[str, tuple[str, str]] = {
         "{method}: the document changed; ask again",
         "{method}: el documento cambió; vuelve a pedirlo",
     ),
+    "serve.tcp_address": (
+        "gemstack-lsp serve: --tcp expects HOST:PORT, got {value}",
+        "gemstack-lsp serve: --tcp espera HOST:PUERTO; se recibió {value}",
+    ),
     "cli.lang_needs_value": ("--lang needs a value: en or es", "--lang necesita un valor: en o es"),
     "cli.lang_invalid": ("--lang must be en or es, not {value}", "--lang debe ser en o es, no {value}"),
 }
@@ -264,7 +276,7 @@ def install() -> None:
         i18n.register(i18n.CLI_HELP, _literal(english), _literal(spanish))
     for english, spanish in ARGPARSE_WORDS.items():
         i18n.register(i18n.CLI_HELP, _literal(english), _literal(spanish))
-    for english, spanish in CONTEXT_PROBLEMS:
+    for english, spanish in CONTEXT_PROBLEMS + CHECK_MESSAGES:
         i18n.register(i18n.CLI_MESSAGE, english, spanish)
     for english, spanish in ARGPARSE:
         i18n.register(i18n.ARGPARSE, english, spanish)

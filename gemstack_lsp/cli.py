@@ -29,7 +29,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gemstack-lsp", description="Gemstack language server and checks.")
+    """The whole command line's parser, in the run's language (``commands.parser``)."""
+    from gemstack_lsp.commands.parser import Parser
+
+    parser = Parser(prog="gemstack-lsp", description="Gemstack language server and checks.")
     parser.add_argument("--version", action="version", version=f"gemstack-lsp {__version__}")
     parser.add_argument(
         "--lang",
@@ -87,7 +90,8 @@ def _language(args_list: list[str]) -> tuple[list[str], Language]:
 
     ``--lang en|es`` (anywhere before a ``--``; not for ``plan``, whose arguments are the
     reference helper's) wins over ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` (a value starting with
-    ``es`` is Spanish). Raises ``ValueError`` for a value that is neither.
+    ``es`` is Spanish). Raises ``ValueError`` for a value that is neither (its message in the
+    environment's language).
     """
     import os
 
@@ -105,14 +109,15 @@ def _language(args_list: list[str]) -> tuple[list[str], Language]:
         if arg == "--lang" or arg.startswith("--lang="):
             if arg == "--lang":
                 if i + 1 >= len(args_list):
-                    raise ValueError("--lang needs a value: en or es")
+                    raise ValueError(i18n.ui("cli.lang_needs_value", i18n.cli_language(None, os.environ)))
                 value = args_list[i + 1]
                 i += 2
             else:
                 value = arg.split("=", 1)[1]
                 i += 1
             if value not in LANG_CHOICES:
-                raise ValueError(f"--lang must be en or es, not {value!r}")
+                language = i18n.cli_language(None, os.environ)
+                raise ValueError(i18n.ui("cli.lang_invalid", language, value=repr(value)))
             flag = value
             continue
         rest.append(arg)
@@ -127,7 +132,10 @@ def internal_error(command: str, exc: BaseException) -> int:
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     at = f" ({where.filename.rsplit('/', 1)[-1]}:{where.lineno})" if where else ""
     name = f"gemstack-lsp {command}".strip()
-    say(f"{name}: internal error: {type(exc).__name__}: {exc}{at}. Please report it.", err=True)
+    from gemstack_lsp.core import i18n
+
+    error = f"{type(exc).__name__}: {exc}"
+    say(i18n.ui("internal.cli", i18n.current_language(), name=name, error=error, at=at), err=True)
     return EXIT_INTERNAL_ERROR
 
 
@@ -147,7 +155,9 @@ def _dispatch(args_list: list[str]) -> int:
             # The subcommand parses its own arguments (e.g. to report errors as JSON).
             code: int = run_argv(args_list[1:])
             return code
-        parser = argparse.ArgumentParser(prog=f"gemstack-lsp {name}", description=help_text)
+        from gemstack_lsp.commands.parser import Parser
+
+        parser: argparse.ArgumentParser = Parser(prog=f"gemstack-lsp {name}", description=help_text)
         module.add_arguments(parser)
         args = parser.parse_args(args_list[1:])
         result: int = module.run(args)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from gemstack_lsp.cli import main
+from gemstack_lsp.core import i18n
 from tests.conftest import REFERENCE_REPO
 
 ROOT = Path(__file__).parent.parent
@@ -293,3 +294,350 @@ def test_os_errors_are_wrapped_in_the_runs_language(
     spanish = capsys.readouterr().err
     assert f"gemstack-lsp check: no se puede leer la configuración {folder}: " in spanish
     assert "cannot read" not in spanish
+
+
+# --- The command line's own texts: --help, argparse's errors, internal errors, context ------------
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``main(argv)``: its status (argparse's exit status on --help or a usage error), stdout, stderr."""
+    try:
+        code = main([*argv])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+HELP_EN = [
+    "usage: gemstack-lsp [-h] [--version] [--lang {en,es}] COMMAND ...",
+    "Gemstack language server and checks.",
+    "positional arguments:",
+    "options:",
+    "show this help message and exit",
+    "show program's version number and exit",
+    "run the language server (stdio by default)",
+]
+HELP_ES = [
+    "uso: gemstack-lsp [-h] [--version] [--lang {en,es}] COMMAND ...",
+    "Servidor de lenguaje y comprobaciones de Gemstack.",
+    "argumentos posicionales:",
+    "opciones:",
+    "muestra este mensaje de ayuda y termina",
+    "muestra el número de versión del programa y termina",
+    "ejecuta el servidor de lenguaje (stdio por defecto)",
+]
+
+
+def test_help_in_english_by_default(
+    no_locale: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # no line wrapping: each text whole on its line
+    code, out, _ = _run(capsys, "--help")
+    assert code == 0
+    for text in HELP_EN:
+        assert text in out
+    for text in HELP_ES:
+        assert text not in out
+
+
+@pytest.mark.parametrize("how", ["flag", "locale"])
+def test_help_in_spanish(
+    no_locale: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    if how == "locale":
+        monkeypatch.setenv("LANG", "es_MX.UTF-8")
+    code, out, _ = _run(capsys, *(["--lang", "es"] if how == "flag" else []), "--help")
+    assert code == 0
+    for text in HELP_ES:
+        assert text in out
+    for text in HELP_EN:
+        assert text not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "english", "spanish"),
+    [
+        (
+            ["check", "--help"],
+            "exit 0 even when blockers are found",
+            "termina con 0 aunque se encuentren bloqueantes",
+        ),
+        (
+            ["context", "--help"],
+            "print exactly one JSON document, errors included",
+            "imprime exactamente un documento JSON, errores incluidos",
+        ),
+        (
+            ["gate", "evaluate", "--help"],
+            "explicitly authorize spending for this evaluation",
+            "autoriza explícitamente el gasto para esta evaluación",
+        ),
+        (["serve", "--help"], "talk LSP over stdin/stdout (the default)", "habla LSP por stdin/stdout"),
+    ],
+)
+def test_each_subcommands_help_follows_the_language(
+    no_locale: None,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    english: str,
+    spanish: str,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0 and english in out and spanish not in out and out.startswith("usage: ")
+    code, out, _ = _run(capsys, "--lang", "es", *argv)
+    assert code == 0 and spanish in out and english not in out and out.startswith("uso: ")
+    assert "options:" not in out and "opciones:" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "english", "spanish"),
+    [
+        (
+            ["check", "--format", "xml"],
+            "gemstack-lsp check: error: argument --format: invalid choice: 'xml' (choose from 'text', 'json', "
+            "'sarif', 'github', 'gitlab')",
+            "gemstack-lsp check: error: argumento --format: opción no válida: 'xml' (elige entre 'text', 'json', "
+            "'sarif', 'github', 'gitlab')",
+        ),
+        (
+            ["gate", "evaluate"],
+            "gemstack-lsp gate evaluate: error: the following arguments are required: --action",
+            "gemstack-lsp gate evaluate: error: se requieren los siguientes argumentos: --action",
+        ),
+        (
+            ["gate", "evaluate", "--action", "x", "--units", "many"],
+            "gemstack-lsp gate evaluate: error: argument --units: invalid float value: 'many'",
+            "gemstack-lsp gate evaluate: error: argumento --units: valor float no válido: 'many'",
+        ),
+        (
+            ["context", "--bogus"],
+            "gemstack-lsp context: error: unrecognized arguments: --bogus",
+            "gemstack-lsp context: error: argumentos no reconocidos: --bogus",
+        ),
+        (
+            ["bogus"],
+            "gemstack-lsp: error: argument COMMAND: invalid choice: 'bogus' (choose from 'serve', 'check', "
+            "'context', 'gate', 'plan')",
+            "gemstack-lsp: error: argumento COMMAND: opción no válida: 'bogus' (elige entre 'serve', 'check', "
+            "'context', 'gate', 'plan')",
+        ),
+    ],
+)
+def test_argparse_errors_follow_the_language(
+    no_locale: None, capsys: pytest.CaptureFixture[str], argv: list[str], english: str, spanish: str
+) -> None:
+    code, _, err = _run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("usage: ") and err.splitlines()[-1] == english
+    code, _, err = _run(capsys, "--lang", "es", *argv)
+    assert code == 2
+    assert err.startswith("uso: ") and err.splitlines()[-1] == spanish
+
+
+def test_a_usage_error_under_json_is_a_json_document_in_the_language(
+    no_locale: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = _run(capsys, "context", "--json", "--bogus")
+    assert json.loads(out)["error"] == "unrecognized arguments: --bogus"
+    _, out, _ = _run(capsys, "--lang", "es", "context", "--json", "--bogus")
+    assert json.loads(out)["error"] == "argumentos no reconocidos: --bogus"
+
+
+def test_a_bad_lang_is_reported_in_the_environments_language(
+    no_locale: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _run(capsys, "--lang", "fr", "check")[2] == "gemstack-lsp: --lang must be en or es, not 'fr'\n"
+    assert _run(capsys, "check", "--lang")[2] == "gemstack-lsp: --lang needs a value: en or es\n"
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    assert _run(capsys, "--lang", "fr", "check")[2] == "gemstack-lsp: --lang debe ser en o es, no 'fr'\n"
+    assert _run(capsys, "check", "--lang")[2] == "gemstack-lsp: --lang necesita un valor: en o es\n"
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "gemstack-lsp check: internal error: RuntimeError: planted bug ("),
+        ("es", "gemstack-lsp check: error interno: RuntimeError: planted bug ("),
+    ],
+)
+def test_the_crash_line_follows_the_language(
+    no_locale: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, language: str, expected: str
+) -> None:
+    from gemstack_lsp.host import analysis
+
+    def boom(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("planted bug")
+
+    monkeypatch.setattr(analysis, "analyze_repository", boom)
+    code, _, err = _run(capsys, "--lang", language, "check", str(REFERENCE_REPO))
+    assert code == 2
+    assert err.startswith(expected) and "Traceback" not in err
+    ending = "). Please report it.\n" if language == "en" else "). Por favor, infórmalo.\n"
+    assert err.endswith(ending) and err.count("\n") == 1
+
+
+F9 = "specs/009-context-capsule"
+
+
+def test_context_show_summary_in_english_by_default(
+    no_locale: None, reference_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _run(capsys, "context", "generate", "--target", str(reference_repo))[0] == 0
+    code, out, _ = _run(capsys, "context", "show", "--target", str(reference_repo))
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[:11] == [
+        "=== Gemstack Context Capsule ===",
+        "Schema Version: 1",
+        "Project:        gemstack-fixture",
+        f"Feature:        {F9}",
+        "Lifecycle:      IMPLEMENTING",
+        "Sources:        5 files",
+        "Invariants:     39 rules",
+        "Contracts:      8 contracts",
+        "Acceptance:     20 tests",
+        "State:          VALID",
+        lines[10],
+    ]
+    assert lines[10].startswith("Age:            ") and " ago (" in lines[10]
+
+
+def test_context_show_summary_in_spanish(
+    no_locale: None, reference_repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _run(capsys, "context", "generate", "--target", str(reference_repo))[0] == 0
+    monkeypatch.setenv("LC_ALL", "es_ES.UTF-8")
+    code, out, _ = _run(capsys, "context", "show", "--target", str(reference_repo))
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[:11] == [
+        "=== Context Capsule de Gemstack ===",
+        "Versión del esquema: 1",
+        "Proyecto:            gemstack-fixture",
+        f"Feature activa:      {F9}",
+        "Ciclo de vida:       IMPLEMENTING",
+        "Fuentes:             5 archivos",
+        "Invariantes:         39 reglas",
+        "Contratos:           8 contratos",
+        "Aceptación:          20 pruebas",
+        "Estado:              VALID",  # the state is a code, not a word
+        lines[10],
+    ]
+    assert lines[10].startswith("Antigüedad:          hace ") and lines[10].endswith("Z)")
+
+
+@pytest.mark.parametrize(
+    ("argv", "english", "spanish"),
+    [
+        (
+            ["show", "specs/b", "--feature", "specs/a"],
+            "[FAIL] Two features given: specs/b and --feature specs/a.",
+            "[FAIL] Se indicaron dos features: specs/b y --feature specs/a.",
+        ),
+        (
+            ["show", "--target", "/nonexistent-gemstack-folder"],
+            "[FAIL] Target is not a folder: /nonexistent-gemstack-folder",
+            "[FAIL] El destino no es una carpeta: /nonexistent-gemstack-folder",
+        ),
+    ],
+)
+def test_contexts_refusals_follow_the_language(
+    no_locale: None, capsys: pytest.CaptureFixture[str], argv: list[str], english: str, spanish: str
+) -> None:
+    code, _, err = _run(capsys, "context", *argv)
+    assert code == 1 and err == english + "\n"
+    code, _, err = _run(capsys, "--lang", "es", "context", *argv)
+    assert code == 1 and err == spanish + "\n"
+
+
+def test_context_show_without_capsule_follows_the_language(
+    no_locale: None, reference_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsule = reference_repo / F9 / "context-capsule.json"
+    capsule.unlink(missing_ok=True)
+    _, _, err = _run(capsys, "context", "show", "--target", str(reference_repo))
+    assert err == f"[FAIL] Context capsule not found at: {capsule.resolve()}\n"
+    _, _, err = _run(capsys, "--lang", "es", "context", "show", "--target", str(reference_repo))
+    assert err == f"[FAIL] No se encontró la context capsule en: {capsule.resolve()}\n"
+
+
+def test_why_context_cannot_work_on_a_feature_follows_the_language(
+    no_locale: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".gemstack").mkdir()
+    (tmp_path / "specs" / "empty").mkdir(parents=True)
+    missing, empty = tmp_path / "specs/missing", tmp_path / "specs/empty"
+    cases = [
+        (
+            ["--feature", "specs/missing"],
+            f"[FAIL] Feature specs/missing does not exist: there is no folder {missing}.",
+            f"[FAIL] La feature specs/missing no existe: no hay ninguna carpeta {missing}.",
+        ),
+        (
+            ["--feature", "specs/empty"],
+            f"[FAIL] Feature specs/empty is not a feature: {empty} holds neither spec.md nor context-capsule.json.",
+            f"[FAIL] La feature specs/empty no es una feature: {empty} no contiene ni spec.md ni context-capsule.json.",
+        ),
+        (
+            ["--feature", "."],
+            "[FAIL] Feature path . names the repository root, not a feature folder.",
+            "[FAIL] La ruta de la feature . nombra la raíz del repositorio, no una carpeta de feature.",
+        ),
+        (
+            [],
+            "[FAIL] No active feature found or specified via --feature.",
+            "[FAIL] No se encontró ninguna feature activa ni se indicó con --feature.",
+        ),
+    ]
+    for argv, english, spanish in cases:
+        code, _, err = _run(capsys, "context", "verify", "--target", str(tmp_path), *argv)
+        assert code == 1 and err == english + "\n"
+        code, _, err = _run(capsys, "--lang", "es", "context", "verify", "--target", str(tmp_path), *argv)
+        assert code == 1 and err == spanish + "\n"
+    (tmp_path / ".gemstack" / "state.json").write_text('{"active_spec": "specs/gone"}', "utf-8")
+    gone = tmp_path / "specs/gone"
+    _, _, err = _run(capsys, "--lang", "es", "context", "verify", "--target", str(tmp_path))
+    assert err == (
+        "[FAIL] La feature specs/gone (active_spec de .gemstack/state.json) no existe: "
+        f"no hay ninguna carpeta {gone}.\n"
+    )
+
+
+def test_checks_notes_on_stderr_follow_the_language(
+    no_locale: None, reference_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A configuration's problems and a path that resolves outside its repository."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text("a = [\n", "utf-8")
+    _, _, english = _run(capsys, "check", "--config", str(bad), str(reference_repo))
+    _, _, spanish = _run(capsys, "--lang", "es", "check", "--config", str(bad), str(reference_repo))
+    assert f"gemstack-lsp check: {bad}: Not valid TOML: " in english and "Not valid TOML" not in spanish
+    assert f"gemstack-lsp check: {bad}: No es TOML válido: " in spanish
+    assert spanish.splitlines()[-1] == f"gemstack-lsp check: la configuración {bad} no se puede usar"
+    outside = tmp_path / "outside"
+    (outside / "specs").mkdir(parents=True)
+    (outside / "specs" / "spec.md").write_text("# Outside\n", "utf-8")
+    (reference_repo / "specs" / "evil").symlink_to(outside, target_is_directory=True)
+    deep = str(reference_repo / "specs/evil/specs/spec.md")
+    code, _, english = _run(capsys, "check", deep)
+    assert code == 2 and f"gemstack-lsp check: {deep} is not checked: specs/evil/specs/spec.md resolves to " in english
+    code, _, spanish = _run(capsys, "--lang", "es", "check", deep)
+    assert code == 2 and f"gemstack-lsp check: {deep} no se comprueba: specs/evil/specs/spec.md apunta a " in spanish
+    assert ", fuera del repositorio " in spanish and "outside" not in spanish.replace(str(outside), "")
+
+
+def test_serves_bad_address_follows_the_language(no_locale: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from gemstack_lsp.commands import serve
+
+    with pytest.raises(SystemExit, match=r"^gemstack-lsp serve: --tcp expects HOST:PORT, got 'nowhere'$"):
+        serve._address("nowhere")
+    token = i18n.set_language("es")
+    try:
+        with pytest.raises(SystemExit, match=r"^gemstack-lsp serve: --tcp espera HOST:PUERTO; se recibió 'nowhere'$"):
+            serve._address("nowhere")
+    finally:
+        i18n.reset_language(token)

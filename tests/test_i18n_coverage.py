@@ -161,6 +161,42 @@ def test_static_completion_texts_have_their_spanish() -> None:
     assert i18n.missing_texts(i18n.COMPLETION, texts) == []
 
 
+def _help_texts() -> list[str]:
+    """Every description and help text of every parser of the command line (as argparse keeps
+    them in English), the subcommands' one-line help and argparse's own words included."""
+    import argparse
+
+    from gemstack_lsp.cli import build_parser
+    from gemstack_lsp.commands import context
+
+    texts: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        if parser.description:
+            texts.append(parser.description)
+        for action in parser._actions:
+            if isinstance(action.help, str) and action.help != argparse.SUPPRESS:
+                texts.append(action.help)
+            if isinstance(action, argparse._SubParsersAction):
+                texts.extend(c.help for c in action._choices_actions if isinstance(c.help, str))
+                for sub in action.choices.values():
+                    walk(sub)
+
+    walk(build_parser())
+    parser = context._Parser(prog="gemstack-lsp context", description="generate, verify or show the context capsule")
+    context.add_arguments(parser)  # `context` builds its own parser (run_argv)
+    walk(parser)
+    return [*texts, "usage: ", "positional arguments", "options"]
+
+
+def test_every_help_text_of_the_command_line_has_its_spanish() -> None:
+    texts = _help_texts()
+    assert len(texts) > 40
+    assert i18n.missing_texts(i18n.CLI_HELP, texts) == []
+    for text in texts:
+        assert i18n.localize(i18n.CLI_HELP, text, "es") != text, text
+
+
 #: Exceptions whose message the client sees, and the catalogue that holds its Spanish.
 _REFUSALS = {
     "CommandError": i18n.COMMAND_ERROR,

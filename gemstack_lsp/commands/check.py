@@ -139,8 +139,9 @@ def _explicit_config(raw: str) -> ProjectConfig | None:
         _fail(f"cannot read the configuration {raw}: {exc.strerror or exc}")
         return None
     config = parse_project_config(raw, data, pyproject=Path(raw).name == "pyproject.toml")
-    for message in config.errors:
-        say(f"gemstack-lsp check: {message}", err=True)
+    language = current_language()
+    for f in config.findings:  # ``config.errors``, each message in the run's language
+        say(f"gemstack-lsp check: {f.path}: {localize(f.code, f.message, language).rstrip('.')}", err=True)
     if not config.parsed:
         _say(f"the configuration {raw} cannot be used")
         return None
@@ -298,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_INTERNAL_ERROR
     for raw, root, scope, why in escaped:
-        say(f"gemstack-lsp check: {raw} is not checked: {why}", err=True)
+        _say(f"{raw} is not checked: {why}")
         if not any(r.root == root and any(_in_scope(f.path, {scope}) for f in r.findings) for r in reports):
             # Nothing reports it (a path deeper than analysis looks): never a silent pass.
             return EXIT_USAGE

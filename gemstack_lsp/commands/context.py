@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from gemstack_lsp.commands.output import json_text, say, write_stdout
+from gemstack_lsp.commands.parser import Parser, error_text
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.capsule.verify import VerifyResult
@@ -41,12 +42,12 @@ class UsageError(Exception):
     """A command line this command cannot run (reported as one JSON document under ``--json``)."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser that raises ``UsageError`` instead of exiting, so that ``--json``
-    can report a bad command line as a JSON document too."""
+class _Parser(Parser):
+    """An argument parser (in the run's language) that raises ``UsageError`` instead of
+    exiting, so that ``--json`` can report a bad command line as a JSON document too."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+        raise UsageError(error_text(message, self.language))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,6 +93,13 @@ def _text(key: str, **values: object) -> str:
     from gemstack_lsp.core import i18n
 
     return i18n.ui(key, _lang(), **values)
+
+
+def _problem(problem: str) -> str:
+    """Why the feature cannot be worked on (``resolve_command_feature``), in the run's language."""
+    from gemstack_lsp.core import i18n
+
+    return i18n.localize(i18n.CLI_MESSAGE, problem, _lang())
 
 
 def _message(finding: Finding) -> str:
@@ -147,20 +155,20 @@ def run(args: argparse.Namespace) -> int:
     explicit = args.feature
     if args.feature_arg is not None:
         if explicit is not None and normalize_relpath(explicit) != normalize_relpath(args.feature_arg):
-            return fail(f"Two features given: {args.feature_arg} and --feature {explicit}.")
+            return fail(_text("context.two_features", positional=args.feature_arg, option=explicit))
         explicit = args.feature_arg
     root = Path(args.target if args.target is not None else os.getcwd()).resolve()
     if not root.is_dir():
-        return fail(f"Target is not a folder: {root}")
+        return fail(_text("context.not_a_folder", root=root))
     repo = GemstackRepo(str(root), DiskReader(root))
     feature, problem = resolve_command_feature(repo, root, explicit)
     if feature is None:
-        return fail(problem or "No active feature found or specified via --feature.")
+        return fail(_problem(problem) if problem else _text("context.no_feature"))
     outside = _escape(root, feature)
     if outside is not None:
-        return fail(f"Feature folder is outside the repository: {outside}", feature)
+        return fail(_text("context.feature_outside", where=outside), feature)
     if problem is not None:
-        return fail(problem, feature)
+        return fail(_problem(problem), feature)
     if sub == "generate":
         return _generate(repo, root, feature, as_json=as_json)
     if sub == "verify":
@@ -374,7 +382,7 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
     path = root / feature / CAPSULE_FILE
     doc = repo.document(f"{feature}/{CAPSULE_FILE}")
     if not doc.exists or doc.text is None:
-        return fail(f"Context capsule not found at: {path}")
+        return fail(_text("context.capsule_not_found", path=path))
     try:
         capsule = parse_json(doc.text)
     except ValueError as exc:
@@ -391,9 +399,9 @@ def _show(repo: GemstackRepo, root: Path, feature: str, *, as_json: bool, markdo
         say(f"[FAIL] {_text('context.secret_audit', n=len(secrets))}", err=True)
         return 1
     if not isinstance(capsule, dict):
-        return fail("Context capsule must be a JSON object")
+        return fail(_text("context.not_an_object"))
     state = verify_capsule(repo, feature).state
-    for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC)):
+    for line in summary_lines(capsule, state, dt.datetime.now(dt.UTC), _lang()):
         say(_redact(line))
     if markdown and secrets:
         where = ", ".join(hit.where for hit in secrets[:3])

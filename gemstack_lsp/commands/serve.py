@@ -22,7 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _address(value: str) -> tuple[str, int]:
     host, sep, port = value.rpartition(":")
     if not sep or not port.isdigit():
-        raise SystemExit(f"gemstack-lsp serve: --tcp expects HOST:PORT, got {value!r}")
+        from gemstack_lsp.core import i18n
+
+        raise SystemExit(i18n.ui("serve.tcp_address", i18n.current_language(), value=repr(value)))
     return host or "127.0.0.1", int(port)
 
 

@@ -85,6 +85,10 @@ INLAY_HINT = "@inlay"
 COMPLETION = "@completion"
 #: The code under which the CLI's own messages on stderr (usage errors) are registered.
 CLI_MESSAGE = "@cli"
+#: The code under which the command line's ``--help`` texts (and argparse's own words) are registered.
+CLI_HELP = "@help"
+#: The code under which argparse's error messages are registered (their details: vocabulary ``argparse``).
+ARGPARSE = "@argparse"
 #: The code (and vocabulary) under which the cost gates' decision messages are registered.
 GATE_DECISION = "@gate"
 #: The code (and vocabulary) under which the safe plan writer's refusals are registered.
@@ -102,6 +106,8 @@ FRONT_END_CODES = (
     COMPLETION,
     NOTE,
     CLI_MESSAGE,
+    CLI_HELP,
+    ARGPARSE,
     GATE_DECISION,
     PLAN_MESSAGE,
     SUPPRESSION_REASON,

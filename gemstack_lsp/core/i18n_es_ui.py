@@ -466,7 +466,8 @@ def install() -> None:
             i18n.register_phrase(vocabulary, english, spanish)
     for key, (english, spanish) in UI.items():
         i18n.register_ui(key, english, spanish)
-    from gemstack_lsp.core import i18n_es_gate, i18n_es_plan
+    from gemstack_lsp.core import i18n_es_cli, i18n_es_gate, i18n_es_plan
 
+    i18n_es_cli.install()
     i18n_es_gate.install()
     i18n_es_plan.install()

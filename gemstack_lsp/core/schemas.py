@@ -9,6 +9,12 @@ indexes) through local ``$ref``, ``allOf``/``anyOf``/``oneOf`` and ``if``/``then
   hover shows (every ``then`` and ``else`` is a candidate; the first branch naming the key wins);
 - ``schemas_at``: every subschema that applies at a path, ``if`` conditions decided by what is
   typed so far, for completion's keys, values and documentation.
+
+Language: the schema files are English. ``localized_schema(name, "es")`` is the same schema with
+every ``title`` and ``description`` (those of a subschema, found by ``text_annotations``) replaced by
+its Spanish from ``core/i18n_es_schemas.py``, the catalogue keyed by the English text; a text
+without Spanish stays English as a whole. Hover and completion walk that view, so they need no
+language logic of their own; validation always uses the files as they are.
 """
 
 from __future__ import annotations
@@ -18,9 +24,12 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject
+
+if TYPE_CHECKING:
+    from gemstack_lsp.core.i18n import Language
 
 _PACKAGE = "gemstack_lsp.schemas"
 _SUFFIX = ".schema.json"
@@ -45,6 +54,99 @@ def load_schema(name: str) -> dict[str, Any]:
     path = resources.files(_PACKAGE).joinpath(schema_file_name(name))
     data: dict[str, Any] = json.loads(path.read_text("utf-8"))
     return data
+
+
+#: The annotations that are text shown to people (hover, completion documentation).
+TEXT_KEYWORDS = ("title", "description")
+#: Keywords whose value maps names to subschemas, holds one subschema, or lists subschemas.
+_SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SUBSCHEMA_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+)
+_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+
+def _pointer_part(key: str | int) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _subschemas(node: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """(JSON pointer suffix, subschema) of every subschema directly under ``node``."""
+    for key in _SUBSCHEMA_MAPS:
+        value = node.get(key)
+        if isinstance(value, Mapping):
+            for name, sub in value.items():
+                yield f"/{key}/{_pointer_part(name)}", sub
+    for key in _SUBSCHEMA_ONE:
+        value = node.get(key)
+        if isinstance(value, Mapping):
+            yield f"/{key}", value
+    for key in _SUBSCHEMA_LISTS:
+        value = node.get(key)
+        if isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield f"/{key}/{i}", sub
+
+
+def text_annotations(schema: Mapping[str, Any], pointer: str = "") -> Iterator[tuple[str, str]]:
+    """(JSON pointer, text) of every ``title`` and ``description`` of a subschema of ``schema``
+    (a property that happens to be called ``description`` is a name, not an annotation)."""
+    for keyword in TEXT_KEYWORDS:
+        text = schema.get(keyword)
+        if isinstance(text, str):
+            yield f"{pointer}/{keyword}", text
+    for suffix, sub in _subschemas(schema):
+        if isinstance(sub, Mapping):
+            yield from text_annotations(sub, pointer + suffix)
+
+
+def _overlaid(node: Any, texts: Mapping[str, str]) -> Any:
+    """A copy of the subschema ``node`` with its annotations looked up in ``texts``."""
+    if not isinstance(node, Mapping):
+        return node
+    out = dict(node)
+    for keyword in TEXT_KEYWORDS:
+        text = node.get(keyword)
+        if isinstance(text, str):
+            out[keyword] = texts.get(text, text)
+    for key in _SUBSCHEMA_MAPS:
+        value = node.get(key)
+        if isinstance(value, Mapping):
+            out[key] = {name: _overlaid(sub, texts) for name, sub in value.items()}
+    for key in _SUBSCHEMA_ONE:
+        if isinstance(node.get(key), Mapping):
+            out[key] = _overlaid(node[key], texts)
+    for key in _SUBSCHEMA_LISTS:
+        value = node.get(key)
+        if isinstance(value, list):
+            out[key] = [_overlaid(sub, texts) for sub in value]
+    return out
+
+
+@functools.cache
+def _spanish_schema(name: str) -> dict[str, Any]:
+    from gemstack_lsp.core.i18n_es_schemas import SCHEMA_TEXTS
+
+    overlaid: dict[str, Any] = _overlaid(load_schema(name), SCHEMA_TEXTS)
+    return overlaid
+
+
+def localized_schema(name: str, language: Language = "en") -> dict[str, Any]:
+    """The schema called ``name`` with its titles and descriptions in ``language`` (cached; do not
+    mutate). English is ``load_schema``'s own object."""
+    if language == "en":
+        return load_schema(name)
+    return _spanish_schema(name)
 
 
 def available_schemas() -> list[str]:
@@ -113,10 +215,11 @@ def _step(root: Mapping[str, Any], node: Mapping[str, Any], key: str | int) -> M
     return None
 
 
-def subschema(schema_name: str, key_path: Sequence[str | int]) -> Mapping[str, Any] | None:
-    """The subschema that describes the value at ``key_path`` (``None`` when the schema has none)."""
+def subschema(schema_name: str, key_path: Sequence[str | int], language: Language = "en") -> Mapping[str, Any] | None:
+    """The subschema that describes the value at ``key_path`` (``None`` when the schema has none),
+    its annotations in ``language``."""
     try:
-        root = load_schema(schema_name)
+        root = localized_schema(schema_name, language)
     except (FileNotFoundError, OSError, ValueError):
         return None
     node: Mapping[str, Any] = _resolve(root, root)
@@ -128,9 +231,9 @@ def subschema(schema_name: str, key_path: Sequence[str | int]) -> Mapping[str, A
     return node
 
 
-def describe(schema_name: str, key_path: Sequence[str | int]) -> tuple[str, str] | None:
-    """The (title, description) the schema gives the value at ``key_path``, for hover."""
-    node = subschema(schema_name, key_path)
+def describe(schema_name: str, key_path: Sequence[str | int], language: Language = "en") -> tuple[str, str] | None:
+    """The (title, description) the schema gives the value at ``key_path``, in ``language``, for hover."""
+    node = subschema(schema_name, key_path, language)
     if node is None:
         return None
     title = node.get("title")

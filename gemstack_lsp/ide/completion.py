@@ -24,19 +24,22 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
-from gemstack_lsp.core.schemas import applicable, load_schema, schemas_at
+from gemstack_lsp.core.schemas import applicable, localized_schema, schemas_at
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.ide.navigation import REGISTRY_FILES, occurrence_index
 from gemstack_lsp.ide.outline import gemstack_blocks
+
+if TYPE_CHECKING:
+    from gemstack_lsp.core.i18n import Language
 
 __all__ = [
     "BLOCK_DESCRIPTIONS",
@@ -128,23 +131,24 @@ def repo_facts(snapshot: Snapshot) -> RepoFacts:
 # Schemas
 
 
-def _schema(name: str) -> dict[str, Any] | None:
+def _schema(name: str, language: Language = "en") -> dict[str, Any] | None:
     try:
-        return load_schema(name)
+        return localized_schema(name, language)
     except (FileNotFoundError, OSError, ValueError):
         return None
 
 
-def schema_for_block(kind: str) -> dict[str, Any] | None:
-    """The JSON Schema of a block kind (its ``kinds.BLOCKS`` entry's schema file)."""
+def schema_for_block(kind: str, language: Language = "en") -> dict[str, Any] | None:
+    """The JSON Schema of a block kind (its ``kinds.BLOCKS`` entry's schema file), its titles
+    and descriptions in ``language``."""
     entry = kinds.block_kind(kind)
-    return _schema(entry.schema) if entry is not None else None
+    return _schema(entry.schema, language) if entry is not None else None
 
 
-def schema_for_file(path: str) -> dict[str, Any] | None:
-    """The JSON Schema of a Gemstack JSON file (``kinds.ARTIFACT_SCHEMAS``)."""
+def schema_for_file(path: str, language: Language = "en") -> dict[str, Any] | None:
+    """The JSON Schema of a Gemstack JSON file (``kinds.ARTIFACT_SCHEMAS``), in ``language``."""
     name = kinds.artifact_schema(path)
-    return _schema(name) if name else None
+    return _schema(name, language) if name else None
 
 
 def _describe(s: Mapping[str, Any]) -> str | None:
@@ -509,17 +513,20 @@ def _tasks_candidates(
     return [Candidate(v, "id", span, v, detail=d) for v, d in options if v not in already or v == typed]
 
 
-def complete(snapshot: Snapshot, path: str, offset: int) -> list[Candidate]:
-    """Every completion at ``offset`` of the document at ``path`` as of ``snapshot``."""
+def complete(snapshot: Snapshot, path: str, offset: int, language: Language = "en") -> list[Candidate]:
+    """Every completion at ``offset`` of the document at ``path`` as of ``snapshot`` (the
+    schemas' documentation in ``language``)."""
     text = snapshot.repo.document(path).text
     if text is None:
         return []
-    return completions(path, text, offset, repo_facts(snapshot))
+    return completions(path, text, offset, repo_facts(snapshot), language)
 
 
-def completions(path: str, text: str, offset: int, facts: RepoFacts) -> list[Candidate]:
+def completions(path: str, text: str, offset: int, facts: RepoFacts, language: Language = "en") -> list[Candidate]:
     """Every completion at ``offset`` of ``text``, the document at repository-relative ``path``,
-    offering the identifiers of ``facts``."""
+    offering the identifiers of ``facts``; the schemas' titles and descriptions (details and
+    documentation) are in ``language``, the server's own texts stay English here (the server
+    translates them)."""
     source = SourceText(text)
     name = path.rsplit("/", 1)[-1]
     feature = path.split("/")[1] if path.startswith("specs/") and path.count("/") >= 2 else None
@@ -550,7 +557,7 @@ def completions(path: str, text: str, offset: int, facts: RepoFacts) -> list[Can
                 text,
                 offset,
                 region,
-                schema_for_block(block.kind),
+                schema_for_block(block.kind, language),
                 block.kind,
                 facts,
                 feature,
@@ -559,7 +566,7 @@ def completions(path: str, text: str, offset: int, facts: RepoFacts) -> list[Can
             )
         return []
     if name.endswith(".json"):
-        schema = schema_for_file(path)
+        schema = schema_for_file(path, language)
         if schema is None:
             return []
         return _json_candidates(text, offset, Span(0, len(text)), schema, None, facts, feature, indent_text)

@@ -222,7 +222,8 @@ async def regenerate_capsule(server: GemstackServer, *args: Any) -> dict[str, An
     if swarm_note is not None:
         message += " " + swarm_note
     _show(server, message, lsp.MessageType.Warning if left_out or swarm_note else lsp.MessageType.Info)
-    for note in left_out:
+    for warning in result.warnings:  # what was left out, in the client's language
+        note = localize(warning.code, warning.message, session.language)
         server.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning, message=note))
     return {
         "written": True,

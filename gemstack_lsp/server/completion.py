@@ -27,8 +27,8 @@ def completion(server: GemstackServer, params: lsp.CompletionParams) -> lsp.Comp
         return None
     server.stats["completion"] += 1
     offset = convert.to_offset(ctx.source, params.position, ctx.encoding)
-    candidates = ide.complete(ctx.snapshot, ctx.rel, offset)
     language = server.session.language  # labels, details and documentation in the client's language
+    candidates = ide.complete(ctx.snapshot, ctx.rel, offset, language)
     if language != "en":
         candidates = [_localized(c, language) for c in candidates]
     return lsp.CompletionList(
@@ -43,7 +43,9 @@ def completion(server: GemstackServer, params: lsp.CompletionParams) -> lsp.Comp
 
 def _localized(candidate: Candidate, language: Language) -> Candidate:
     """A completion item's texts in ``language``: the static ones the server writes (a block's
-    description, a snippet's name); a JSON Schema's own description stays English."""
+    description, a snippet's name). A JSON Schema's titles and descriptions come from
+    ``ide.complete`` already in ``language`` (``core.schemas.localized_schema``) and match no
+    template, so they pass through unchanged."""
 
     def text(value: str | None) -> str | None:
         return None if value is None else localize(COMPLETION, value, language)

@@ -20,8 +20,8 @@ server's own ``gemstack/*`` requests are never outdated. Every request gets an a
   handler, which polls ``host.cancel.check_cancelled()`` in its loops, stops early;
 - a handler that refuses (``RequestRefused``: an unknown document, an argument outside the
   workspace) is answered ``RequestFailed`` with its message, logged once without a traceback;
-- a handler that fails is answered ``RequestFailed`` naming the method and the error (the
-  traceback goes to the log, once).
+- a handler that fails is answered ``RequestFailed`` naming the method and the error, in the
+  client's language (the traceback goes to the log, once).
 
 Params that do not fit the method's types never reach a handler: the protocol answers them
 ``InvalidParams`` (``server.py``).
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 
-from gemstack_lsp.core.i18n import REFUSAL, localize
+from gemstack_lsp.core.i18n import REFUSAL, Language, localize, ui
 from gemstack_lsp.host.cancel import Cancelled, cancellation
 from gemstack_lsp.server.context import RequestView, installed, take_view
 
@@ -100,8 +100,8 @@ class ContentModified(JsonRpcException):
     CODE = CONTENT_MODIFIED
     MESSAGE = "Content modified"
 
-    def __init__(self, method: str) -> None:
-        super().__init__(f"{method}: the document changed; ask again", CONTENT_MODIFIED)
+    def __init__(self, method: str, language: Language = "en") -> None:
+        super().__init__(ui("internal.content_modified", language, method=method), CONTENT_MODIFIED)
 
 
 @dataclass
@@ -192,7 +192,7 @@ def request(server: GemstackServer, method: str, options: Any = None) -> Callabl
             if await server.checkpoint():
                 raise JsonRpcRequestCancelled()
             if pending.outdated.done():
-                raise ContentModified(method)
+                raise ContentModified(method, server.session.language)
             token = pending.token
             loop = asyncio.get_running_loop()
             executor = server.background_executor if background else server.request_executor
@@ -202,14 +202,14 @@ def request(server: GemstackServer, method: str, options: Any = None) -> Callabl
             try:
                 await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
                 if not future.done():
-                    raise ContentModified(method)  # the worker stops at its next check
+                    raise ContentModified(method, server.session.language)  # the worker stops at its next check
                 return future.result()
             except asyncio.CancelledError:
                 token.set()  # the worker stops at its next check; the client is answered now
                 raise
             except Cancelled:
                 if pending.outdated.done():
-                    raise ContentModified(method) from None
+                    raise ContentModified(method, server.session.language) from None
                 raise JsonRpcRequestCancelled() from None
             except RequestRefused as exc:
                 # The refusal in the client's language (rename, formatting).
@@ -218,9 +218,9 @@ def request(server: GemstackServer, method: str, options: Any = None) -> Callabl
                 raise
             except Exception as exc:
                 log.exception("%s failed", method)
-                raise RequestFailed(
-                    f"gemstack-lsp could not answer {method}: {type(exc).__name__}: {exc}", expected=False
-                ) from None
+                error = f"{type(exc).__name__}: {exc}"  # Python's own words, quoted as they are
+                message = ui("internal.request", server.session.language, method=method, error=error)
+                raise RequestFailed(message, expected=False) from None
 
         handler.__name__ = fn.__name__
         return fn

@@ -96,6 +96,19 @@ def test_show_helpers() -> None:
     assert lines[-2:] == ["State:          VALID", "Age:            1d 3h ago (2026-01-01T00:00:00.000Z)"]
     assert summary_lines({})[1:3] == ["Schema Version: undefined", "Project:        unknown"]
     assert age_text("nonsense", dt.datetime(2026, 1, 1, tzinfo=dt.UTC)) == "unknown"
+    # In Spanish: the same block, its labels and words translated, aligned one space after the longest.
+    es = summary_lines(capsule, "VALID", dt.datetime(2026, 1, 2, 3, 4, tzinfo=dt.UTC), "es")
+    assert es[0] == "=== Context Capsule de Gemstack ==="
+    assert es[-2:] == ["Estado:              VALID", "Antigüedad:          hace 1d 3h (2026-01-01T00:00:00.000Z)"]
+    assert summary_lines({}, language="es")[1:3] == [
+        "Versión del esquema: sin definir",
+        "Proyecto:            desconocido",
+    ]
+    assert len(es) == len(lines) and all(e != n for e, n in zip(es, lines, strict=True))
+    assert age_text("nonsense", dt.datetime(2026, 1, 1, tzinfo=dt.UTC), "es") == "desconocido"
+    future = "2027-01-01T00:00:00.000Z"
+    assert age_text(future, dt.datetime(2026, 1, 1, tzinfo=dt.UTC)) == f"in the future ({future})"
+    assert age_text(future, dt.datetime(2026, 1, 1, tzinfo=dt.UTC), "es") == f"en el futuro ({future})"
     md = render_markdown(capsule)
     assert md.startswith("# Context capsule: specs/x") and "non-authoritative" in md and "T002" in md
 

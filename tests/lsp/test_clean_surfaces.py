@@ -228,3 +228,18 @@ async def test_regenerate_says_what_it_left_out_without_echoing_it(make_client: 
     for said in [result["message"], *logged]:
         assert "expire after one hour" not in said, said
     assert b"expire after one hour" not in (gem_repo / CAPSULE).read_bytes()
+
+
+async def test_what_regenerate_left_out_is_logged_in_the_clients_language(
+    make_client: MakeClient, gem_repo: Path
+) -> None:
+    h = await make_client("neovim", gem_repo, fake=False, locale="es-ES")
+    h.open(SPEC)
+    text = h.texts[h.uri(SPEC)]
+    h.replace(SPEC, text, text.rstrip("\n") + "\n\n## Open Questions\n- Should bearer tokens expire after one hour?\n")
+    result = await _regenerate(h)
+    assert result["written"] is True and len(result["left_out"]) == 1, result
+    assert result["left_out"][0].startswith("Left out of the capsule")  # the result's data stays English
+    logged = [m.message for m in h.client.log_messages if "cápsula" in m.message]
+    assert len(logged) == 1 and logged[0].startswith("Se dejó fuera de la cápsula: "), logged
+    assert not any(m.message.startswith("Left out of the capsule") for m in h.client.log_messages)

@@ -336,3 +336,38 @@ async def test_os_errors_are_wrapped_in_the_clients_language(make_client: MakeCl
     spanish = await _regenerate_error(await make_client("vscode", gem_repo, fake=False, locale="es-ES"))
     assert "gemstack.regenerateCapsule no pudo terminar: " in spanish and "; no se escribió nada" in spanish
     assert "could not finish" not in spanish and "nothing was written" not in spanish
+
+
+# --- The JSON Schemas' titles and descriptions (key hovers, completion documentation) ----------
+
+NOTES = "specs/009-context-capsule/notes.md"
+CONTRACT_KEYS = '# Notes\n\n```gemstack-contracts\n[\n  {"id": "x", "type": "ENUM_SET", "'
+
+
+async def _schema_texts(h: Harness) -> tuple[str, str]:
+    """The hover of the ``type`` key and the documentation of the ``values`` key's completion."""
+    uri = h.open(NOTES, CONTRACT_KEYS)
+    hover = await h.request(
+        lsp.TEXT_DOCUMENT_HOVER,
+        lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=4, character=18)),
+    )
+    assert hover is not None and isinstance(hover.contents, lsp.MarkupContent)
+    end = lsp.Position(line=4, character=len(CONTRACT_KEYS.rsplit("\n", 1)[-1]))
+    result = await h.request(
+        lsp.TEXT_DOCUMENT_COMPLETION,
+        lsp.CompletionParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=end),
+    )
+    items = list(result.items) if isinstance(result, lsp.CompletionList) else list(result or [])
+    (values,) = [i for i in items if i.label == "values"]
+    return hover.contents.value, _doc_text(values)
+
+
+async def test_schema_texts_follow_the_locale(make_client: MakeClient, gem_repo: Path) -> None:
+    hover, doc = await _schema_texts(await make_client("vscode", gem_repo, fake=False))
+    assert hover.startswith("**`type`** · Contract type\n\nENUM_SET (a closed set of values)")
+    assert doc.startswith("**Values**\n\nENUM_SET: the members of the set;")
+    hover, doc = await _schema_texts(await make_client("vscode", gem_repo, fake=False, locale="es-ES"))
+    assert hover.startswith("**`type`** · Tipo de contrato\n\nENUM_SET (un conjunto cerrado de valores)")
+    assert hover.endswith("(esquema `gemstack-contracts`)")
+    assert doc.startswith("**Valores**\n\nENUM_SET: los miembros del conjunto;")
+    assert "the members" not in doc and "a closed set" not in hover

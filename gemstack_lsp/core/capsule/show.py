@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.jscompat import js_number
 from gemstack_lsp.core.redact import excerpt
+
+if TYPE_CHECKING:
+    from gemstack_lsp.core.i18n import Language
 
 MARKDOWN_BANNER = (
     "> **Derived, non-authoritative.** Generated from context-capsule.json, which is itself derived from "
@@ -49,14 +52,16 @@ def parse_iso(value: Any) -> dt.datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
 
 
-def age_text(generated_at: Any, now: dt.datetime) -> str:
-    """``3h 12m ago (2026-12-02T10:53:46.814Z)``, or ``unknown``."""
+def age_text(generated_at: Any, now: dt.datetime, language: Language = "en") -> str:
+    """``3h 12m ago (2026-12-02T10:53:46.814Z)``, or ``unknown`` (in ``language``)."""
+    from gemstack_lsp.core.i18n import ui
+
     when = parse_iso(generated_at)
     if when is None:
-        return "unknown"
+        return ui("show.unknown", language)
     seconds = int((now - when).total_seconds())
     if seconds < 0:
-        return f"in the future ({generated_at})"
+        return ui("show.future", language, when=generated_at)
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
@@ -66,27 +71,39 @@ def age_text(generated_at: Any, now: dt.datetime) -> str:
         span = f"{hours}h {minutes}m"
     else:
         span = f"{minutes}m"
-    return f"{span} ago ({generated_at})"
+    return ui("show.ago", language, span=span, when=generated_at)
 
 
-def summary_lines(capsule: Mapping[str, Any], state: str | None = None, now: dt.datetime | None = None) -> list[str]:
-    """The reference's ``context show`` block, then ``State`` and ``Age`` when known."""
-    lines = [
-        "=== Gemstack Context Capsule ===",
-        f"Schema Version: {_text(capsule.get('schema_version'), 'undefined')}",
-        f"Project:        {_text(_get(capsule, 'project', 'name'), 'unknown')}",
-        f"Feature:        {_text(_get(capsule, 'project', 'active_feature'), 'unknown')}",
-        f"Lifecycle:      {_text(_get(capsule, 'project', 'lifecycle_status'), 'unknown')}",
-        f"Sources:        {_count(_get(capsule, 'provenance', 'sources'))} files",
-        f"Invariants:     {_count(capsule.get('canonical_invariants'))} rules",
-        f"Contracts:      {_count(capsule.get('frozen_contracts'))} contracts",
-        f"Acceptance:     {_text(_get(capsule, 'acceptance_matrix', 'total_required'), '0')} tests",
+def summary_lines(
+    capsule: Mapping[str, Any], state: str | None = None, now: dt.datetime | None = None, language: Language = "en"
+) -> list[str]:
+    """The reference's ``context show`` block, then ``State`` and ``Age`` when known.
+
+    In English the reference's own lines, byte for byte; in Spanish the same block with its
+    labels (aligned the same way: one space after the longest) and words translated. Values
+    (names, states, dates) are the capsule's own."""
+    from gemstack_lsp.core.i18n import ui
+
+    def text(value: Any, default: str) -> str:
+        return _text(value, ui(f"show.{default}", language))
+
+    rows = [
+        ("schema_version", text(capsule.get("schema_version"), "undefined")),
+        ("project", text(_get(capsule, "project", "name"), "unknown")),
+        ("feature", text(_get(capsule, "project", "active_feature"), "unknown")),
+        ("lifecycle", text(_get(capsule, "project", "lifecycle_status"), "unknown")),
+        ("sources", ui("show.files", language, n=_count(_get(capsule, "provenance", "sources")))),
+        ("invariants", ui("show.rules", language, n=_count(capsule.get("canonical_invariants")))),
+        ("contracts", ui("show.contract_count", language, n=_count(capsule.get("frozen_contracts")))),
+        ("acceptance", ui("show.tests", language, n=_text(_get(capsule, "acceptance_matrix", "total_required"), "0"))),
     ]
     if state is not None:
-        lines.append(f"State:          {state}")
+        rows.append(("state", state))
     if now is not None:
-        lines.append(f"Age:            {age_text(capsule.get('generated_at'), now)}")
-    return lines
+        rows.append(("age", age_text(capsule.get("generated_at"), now, language)))
+    labels = {key: ui(f"show.label.{key}", language) for key, _ in rows}
+    width = max(len(label) for label in labels.values()) + 1
+    return [ui("show.title", language)] + [f"{labels[key]:<{width}}{value}" for key, value in rows]
 
 
 def _md_list(items: Any) -> list[str]:

@@ -1031,6 +1031,95 @@ PAIRS: list[tuple[str, str]] = [
     ("Who promoted the baseline.", "Quién promovió la imagen de referencia."),
     ("Approved at", "Aprobada el"),
     ("When it was promoted (ISO 8601).", "Cuándo se promovió (ISO 8601)."),
+    ("gemstack-spec-delta block", "Bloque gemstack-spec-delta"),
+    (
+        "In spec.md (Gemstack 2.0): a change to a base spec. Gemstack applies it in order (removals, then "
+        "modifications, then additions): removing or modifying an id the base spec does not have is "
+        "DELTA_TARGET_NOT_FOUND, adding a contract or test id it already has is DELTA_ADD_CONFLICT. A block that is "
+        "not a JSON object is INVALID_DELTA_SCHEMA.",
+        "En spec.md (Gemstack 2.0): un cambio a una spec base. Gemstack lo aplica en orden (eliminaciones, luego "
+        "modificaciones, luego adiciones): eliminar o modificar un id que la spec base no tiene es "
+        "DELTA_TARGET_NOT_FOUND, agregar un id de contrato o de prueba que ya tiene es DELTA_ADD_CONFLICT. Un "
+        "bloque que no es un objeto JSON es INVALID_DELTA_SCHEMA.",
+    ),
+    ("Base spec", "Spec base"),
+    (
+        "The feature whose spec.md the delta changes: specs/<feature>, specs/<feature>/spec.md or <feature>.",
+        "La feature cuyo spec.md cambia el delta: specs/<feature>, specs/<feature>/spec.md o <feature>.",
+    ),
+    ("Added", "Agregados"),
+    (
+        "Contracts, requirements and tests the delta adds to the base spec (a contract or test id the base spec "
+        "already has is DELTA_ADD_CONFLICT).",
+        "Contratos, requisitos y pruebas que el delta agrega a la spec base (un id de contrato o de prueba que la "
+        "spec base ya tiene es DELTA_ADD_CONFLICT).",
+    ),
+    ("Modified", "Modificados"),
+    (
+        "Contracts, requirements and tests of the base spec the delta changes, each named by its id "
+        "(DELTA_TARGET_NOT_FOUND when the base spec has no such id).",
+        "Contratos, requisitos y pruebas de la spec base que el delta cambia, cada uno nombrado por su id "
+        "(DELTA_TARGET_NOT_FOUND cuando la spec base no tiene ese id).",
+    ),
+    ("Removed", "Eliminados"),
+    (
+        "Contracts, requirements and tests the delta removes from the base spec, each an id or an object with an id "
+        "(DELTA_TARGET_NOT_FOUND when the base spec has no such id).",
+        "Contratos, requisitos y pruebas que el delta elimina de la spec base, cada uno un id o un objeto con un id "
+        "(DELTA_TARGET_NOT_FOUND cuando la spec base no tiene ese id).",
+    ),
+    ("Removed contracts", "Contratos eliminados"),
+    (
+        "Contract ids of the base spec's gemstack-contracts block.",
+        "Ids de contrato del bloque gemstack-contracts de la spec base.",
+    ),
+    ("Removed requirements", "Requisitos eliminados"),
+    (
+        "Requirement ids (requirements have no machine-readable form in a spec, so they are not checked).",
+        "Ids de requisito (los requisitos no tienen una forma legible por máquina en una spec, así que no "
+        "se comprueban).",
+    ),
+    ("Removed tests", "Pruebas eliminadas"),
+    (
+        "Test ids of the base spec's gemstack-test-matrix block.",
+        "Ids de prueba del bloque gemstack-test-matrix de la spec base.",
+    ),
+    ("Delta item", "Elemento del delta"),
+    (
+        "A contract, requirement or test in the shape of the base spec's blocks, named by its id.",
+        "Un contrato, requisito o prueba con la forma de los bloques de la spec base, nombrado por su id.",
+    ),
+    ("Identifier", "Identificador"),
+    (
+        "The id of the contract, requirement or test in the base spec.",
+        "El id del contrato, requisito o prueba en la spec base.",
+    ),
+    ("Changes", "Cambios"),
+    (
+        "Contracts, requirements and tests, each a list of items with an id.",
+        "Contratos, requisitos y pruebas, cada uno una lista de elementos con un id.",
+    ),
+    ("Contracts", "Contratos"),
+    (
+        "Contracts in the shape of a gemstack-contracts entry.",
+        "Contratos con la forma de una entrada de gemstack-contracts.",
+    ),
+    ("Requirements", "Requisitos"),
+    (
+        "Requirements, each with an id (not checked against the base spec).",
+        "Requisitos, cada uno con un id (no se comprueban contra la spec base).",
+    ),
+    ("Tests", "Pruebas"),
+    (
+        "Tests in the shape of a gemstack-test-matrix entry.",
+        "Pruebas con la forma de una entrada de gemstack-test-matrix.",
+    ),
+    ("Removals", "Eliminaciones"),
+    (
+        "Ids to remove: each an id string or an object with an id.",
+        "Ids que eliminar: cada uno una cadena con el id o un objeto con un id.",
+    ),
+    ("The id to remove.", "El id que eliminar."),
 ]
 
 #: English title or description -> its Spanish.

@@ -2,7 +2,8 @@
 
 The client names itself in ``initialize`` (``clientInfo.name``): VS Code and its relatives
 have a Problems list, Neovim and Emacs do not, and a message must not send the user to a
-panel their editor lacks.
+panel their editor lacks; likewise only VS Code confirms an annotated edit in its Refactor
+Preview, and only the Neovim plugin has :GemstackRenameFrozen.
 """
 
 from __future__ import annotations
@@ -12,13 +13,21 @@ from __future__ import annotations
 _VSCODE_LIKE = ("code", "codium", "cursor", "windsurf", "positron", "theia")
 
 
+def _vscode_like(name: str) -> bool:
+    return any(fragment in name for fragment in _VSCODE_LIKE)
+
+
+def _neovim(name: str) -> bool:
+    return name.startswith("neovim") or name == "nvim"
+
+
 def diagnostics_place(client_name: str) -> str:
     """Where the user finds the findings of a file in this client, as a parenthesis-ready
     phrase ("see the Problems list")."""
     name = client_name.strip().lower()
-    if any(fragment in name for fragment in _VSCODE_LIKE):
+    if _vscode_like(name):
         return "see the Problems list"
-    if name.startswith("neovim") or name == "nvim":
+    if _neovim(name):
         return ":lua vim.diagnostic.setqflist() lists them"
     if name.startswith("eglot"):
         return "M-x flymake-show-project-diagnostics lists them"
@@ -27,3 +36,28 @@ def diagnostics_place(client_name: str) -> str:
     if name.startswith("helix"):
         return "the diagnostics picker lists them"
     return "the editor's diagnostics list them"
+
+
+#: The server command that renames through a frozen phase on purpose (``server/rename.py``).
+RENAME_FROZEN_COMMAND = "gemstack.renameFrozenContract"
+
+
+def rename_anyway(client_name: str) -> str:
+    """How the user renames a frozen id anyway in this client, after a refused rename: the end
+    of the sentence "To rename anyway, ..." (the "rename_anyway" phrases of ``i18n_es_ui``).
+
+    VS Code confirms the annotated edit in its Refactor Preview (it gets that edit instead of a
+    refusal when it announces change annotations, as it does); the Neovim plugin has
+    :GemstackRenameFrozen; any other client is told the server command by its id."""
+    name = client_name.strip().lower()
+    if _vscode_like(name):
+        return (
+            "run Rename Symbol again and apply the change in the Refactor Preview, where VS Code asks you to "
+            "confirm it."
+        )
+    if _neovim(name):
+        return "run :GemstackRenameFrozen with the cursor on the id (it asks for the new name)."
+    return (
+        f"have your editor run the server command {RENAME_FROZEN_COMMAND} with the document's URI, the id's "
+        "position and the new name."
+    )

@@ -1,5 +1,6 @@
 """Messages name only what the client has: the Problems list in VS Code and its forks, a
-command in Neovim and Emacs, a neutral phrase for any other client (issue 20)."""
+command in Neovim and Emacs, a neutral phrase for any other client (issue 20); likewise the
+refusal to rename a frozen id says how to rename it anyway in the client's own terms."""
 
 from __future__ import annotations
 
@@ -7,9 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from lsprotocol import types as lsp
 
+from gemstack_lsp.core.i18n import REFUSAL, localize
+from gemstack_lsp.ide.frozen import FrozenPhase
+from gemstack_lsp.ide.rename import RenameRefused
 from gemstack_lsp.server.commands import regenerated_message
-from gemstack_lsp.server.wording import diagnostics_place
+from gemstack_lsp.server.rename import RENAME_FROZEN, refusal_message
+from gemstack_lsp.server.wording import diagnostics_place, rename_anyway
 from tests.lsp.test_clean_surfaces import TASKS, _regenerate
 
 if TYPE_CHECKING:
@@ -66,3 +72,87 @@ async def test_regenerate_names_the_clients_list(
     result = await _regenerate(h)
     assert result["message"].endswith(f"TASKS_LIFECYCLE_CONTRADICTED {place}."), result["message"]
     assert result["message"] in [m.message for m in h.client.messages]
+
+
+# --- How to rename a frozen id anyway -------------------------------------------------------
+
+#: What each family of clients is told, and what no other family may be told.
+_VSCODE_WAY, _NEOVIM_WAY = "Refactor Preview", ":GemstackRenameFrozen"
+
+
+@pytest.mark.parametrize("name", VSCODE_NAMES)
+def test_vscode_confirms_in_its_refactor_preview(name: str) -> None:
+    way = rename_anyway(name)
+    assert way.startswith("run Rename Symbol again") and _VSCODE_WAY in way
+    assert _NEOVIM_WAY not in way and RENAME_FROZEN not in way
+
+
+@pytest.mark.parametrize("name", ["Neovim", "nvim"])
+def test_neovim_is_told_the_plugins_command(name: str) -> None:
+    way = rename_anyway(name)
+    assert way == "run :GemstackRenameFrozen with the cursor on the id (it asks for the new name)."
+    assert _VSCODE_WAY not in way and "confirm" not in way
+
+
+@pytest.mark.parametrize("name", ["Eglot", "emacs", "helix", "Some Editor", ""])
+def test_other_clients_are_told_the_server_command(name: str) -> None:
+    way = rename_anyway(name)
+    assert RENAME_FROZEN == "gemstack.renameFrozenContract" and f"server command {RENAME_FROZEN} " in way
+    # Nothing those clients lack: no confirmation prompt (they announced no change annotations,
+    # which is why they were refused), no Refactor Preview, no plugin command.
+    assert "confirm" not in way and _VSCODE_WAY not in way and _NEOVIM_WAY not in way
+
+
+_FROZEN = FrozenPhase(feature="008-x", phase="spec", reason="state.json records its hash (phase_hashes.spec)")
+_WHY = (
+    "Contract 'c-1' is frozen by the spec phase of 008-x (state.json records its hash (phase_hashes.spec)). "
+    "Editing a frozen artifact breaks its recorded hash (FROZEN_ARTIFACT_CHANGED). The Gemstack way is an "
+    "amendment: propose the change as an amendment of the spec phase and approve it, which records the new hash."
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "named"),
+    [
+        ("Visual Studio Code", "vista previa de refactorización, donde VS Code te pide confirmarlo."),
+        ("Neovim", "ejecuta :GemstackRenameFrozen con el cursor sobre el id (pide el nombre nuevo)."),
+        ("Eglot", f"haz que tu editor ejecute el comando del servidor {RENAME_FROZEN} con la URI"),
+    ],
+)
+def test_the_refusal_ends_with_the_clients_way_in_either_language(name: str, named: str) -> None:
+    message = refusal_message(RenameRefused(_WHY, _FROZEN), name)
+    assert message == f"{_WHY} To rename anyway, {rename_anyway(name)}"
+    spanish = localize(REFUSAL, message, "es")
+    assert spanish.startswith("El contrato 'c-1' está congelado por la fase spec de 008-x (state.json registra")
+    assert "Para renombrar de todos modos, " in spanish and named in spanish, spanish
+    assert "To rename anyway" not in spanish and "with the" not in spanish, spanish
+
+
+def test_other_refusals_are_left_as_they_are() -> None:
+    assert (
+        refusal_message(RenameRefused("A path cannot be renamed here."), "Neovim") == "A path cannot be renamed here."
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "way"),
+    [("neovim", None, _NEOVIM_WAY), ("neovim", "Eglot", f"server command {RENAME_FROZEN}")],
+)
+async def test_a_refused_frozen_rename_names_what_the_client_has(
+    make_client: MakeClient, gem_repo: Path, kind: str, name: str | None, way: str
+) -> None:
+    """End to end: a client without change annotations is refused, in its own words."""
+    from tests.lsp.test_authoring import SPEC8
+
+    h = await make_client(kind, gem_repo, fake=False, client_name=name)
+    uri = h.open(SPEC8)
+    params = lsp.RenameParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        position=h.position(SPEC8, '"unknown-cost-never-free"', 3),
+        new_name="unknown-never-free",
+    )
+    with pytest.raises(Exception, match="amendment") as refused:
+        await h.request(lsp.TEXT_DOCUMENT_RENAME, params)
+    message = str(refused.value)
+    assert f"To rename anyway, {rename_anyway(name or 'Neovim')}" in message, message
+    assert way in message and "where your editor asks" not in message, message

@@ -254,7 +254,12 @@ async function openFile(page, rel, line) {
     // palette command; {select, expect, name}: wait until the elements
     // matching a selector show a text (recorded under `name`); {file, contains, press, name}: wait
     // until a file of the folder holds a text (its content recorded under `name`), pressing the
-    // keys `press` (e.g. a save; ">Title" runs a palette command) every 4 s meanwhile.
+    // keys `press` (e.g. a save; ">Title" runs a palette command) every 4 s meanwhile;
+    // {probe, expect, name}: wait until a JavaScript expression evaluated in the page gives a
+    // value holding a text (what the DOM shows beyond text, e.g. decorations; recorded);
+    // {repeat, watch, times, stop, name}: press a key up to `times` times, each time waiting for
+    // the text of the selector `watch` to change (e.g. the status bar's cursor position), and
+    // record each text; stops early at a text holding `stop`, or when a press changes nothing.
     const actions = JSON.parse(process.env.GEMSTACK_ACTIONS || "null");
     if (actions) {
       result.actions = {};
@@ -290,7 +295,9 @@ async function openFile(page, rel, line) {
             }
             if (!step.until) break;
             const again = Date.now() + 4000;
-            while (Date.now() < again && !(shown = (await page.locator(step.until).count()) > 0)) await sleep(200);
+            // Visible ones only: a widget used before (the rename box) stays in the DOM, hidden.
+            const visible = page.locator(step.until).filter({ visible: true });
+            while (Date.now() < again && !(shown = (await visible.count()) > 0)) await sleep(200);
           } while (!shown && Date.now() < until);
           if (step.until && !shown) {
             const said = await read(".monaco-editor-overlaymessage, .notification-toast");
@@ -328,6 +335,40 @@ async function openFile(page, rel, line) {
           }
           result.actions[label] = text;
           if (!text.includes(step.contains)) throw new Error(`${label}: ${step.file} never held ${step.contains}`);
+        } else if (step.probe) {
+          let value = "";
+          const until = Date.now() + TIMEOUT;
+          while (Date.now() < until && !(value = String(await page.evaluate(step.probe))).includes(step.expect)) await sleep(300);
+          result.actions[label] = value;
+          if (!value.includes(step.expect)) throw new Error(`${label}: the probe never gave ${step.expect}: ${value}`);
+        } else if (step.repeat) {
+          // A press that changes nothing is pressed again (a loaded machine may drop a key), up to
+          // three times: after 20 s for the first (the editor may still be asking the server),
+          // 5 s for the others; then the sequence has ended (e.g. the whole document selected).
+          const texts = [];
+          // First the text as it settles (the status bar may still be catching up with the keys
+          // of the step before): the same twice, half a second apart.
+          let last = await read(step.watch);
+          for (const settle = Date.now() + 5000; Date.now() < settle; ) {
+            await sleep(500);
+            const now = await read(step.watch);
+            if (now === last) break;
+            last = now;
+          }
+          for (let i = 0; i < step.times && !(step.stop && last.includes(step.stop)); i++) {
+            let now = last;
+            for (let tries = 0; now === last && tries < 3; tries++) {
+              await page.keyboard.press(step.repeat);
+              const again = Date.now() + (i === 0 ? 20000 : 5000);
+              while (Date.now() < again && (now = await read(step.watch)) === last) await sleep(100);
+            }
+            if (now === last) break;
+            texts.push(now);
+            last = now;
+          }
+          result.actions[label] = texts;
+          if (texts.length === 0) throw new Error(`${label}: ${step.repeat} never changed ${step.watch}: ${last}`);
+          if (step.stop && !last.includes(step.stop)) throw new Error(`${label}: ${step.watch} never showed ${step.stop}: ${texts}`);
         }
         result.steps[label] = Date.now() - t0;
       }

@@ -178,12 +178,6 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
     # How to rename a frozen id anyway, by client (server/wording.py's rename_anyway).
     "rename_anyway": [
         (
-            "run Rename Symbol again and apply the change in the Refactor Preview, where VS Code asks you to "
-            "confirm it.",
-            "vuelve a ejecutar Cambiar el nombre del símbolo y aplica el cambio en la vista previa de "
-            "refactorización, donde VS Code te pide confirmarlo.",
-        ),
-        (
             "run :GemstackRenameFrozen with the cursor on the id (it asks for the new name).",
             "ejecuta :GemstackRenameFrozen con el cursor sobre el id (pide el nombre nuevo).",
         ),

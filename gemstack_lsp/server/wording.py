@@ -2,8 +2,8 @@
 
 The client names itself in ``initialize`` (``clientInfo.name``): VS Code and its relatives
 have a Problems list, Neovim and Emacs do not, and a message must not send the user to a
-panel their editor lacks; likewise only VS Code confirms an annotated edit in its Refactor
-Preview, and only the Neovim plugin has :GemstackRenameFrozen.
+panel their editor lacks; likewise a client refused a rename is not told of a confirmation it
+does not have, and only Neovim is told the plugin's :GemstackRenameFrozen.
 """
 
 from __future__ import annotations
@@ -46,16 +46,12 @@ def rename_anyway(client_name: str) -> str:
     """How the user renames a frozen id anyway in this client, after a refused rename: the end
     of the sentence "To rename anyway, ..." (the "rename_anyway" phrases of ``i18n_es_ui``).
 
-    VS Code confirms the annotated edit in its Refactor Preview (it gets that edit instead of a
-    refusal when it announces change annotations, as it does); the Neovim plugin has
-    :GemstackRenameFrozen; any other client is told the server command by its id."""
-    name = client_name.strip().lower()
-    if _vscode_like(name):
-        return (
-            "run Rename Symbol again and apply the change in the Refactor Preview, where VS Code asks you to "
-            "confirm it."
-        )
-    if _neovim(name):
+    Only a client that announced no change annotations is refused (VS Code announces them, and
+    confirms the annotated edit in its Refactor Preview instead), so no client is sent to a
+    confirmation it did not offer, whatever its name: Neovim is told the plugin's
+    :GemstackRenameFrozen; any other client (a VS Code fork without change annotations too)
+    the server command by its id."""
+    if _neovim(client_name.strip().lower()):
         return "run :GemstackRenameFrozen with the cursor on the id (it asks for the new name)."
     return (
         f"have your editor run the server command {RENAME_FROZEN_COMMAND} with the document's URI, the id's "

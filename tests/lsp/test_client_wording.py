@@ -76,31 +76,25 @@ async def test_regenerate_names_the_clients_list(
 
 # --- How to rename a frozen id anyway -------------------------------------------------------
 
-#: What each family of clients is told, and what no other family may be told.
-_VSCODE_WAY, _NEOVIM_WAY = "Refactor Preview", ":GemstackRenameFrozen"
-
-
-@pytest.mark.parametrize("name", VSCODE_NAMES)
-def test_vscode_confirms_in_its_refactor_preview(name: str) -> None:
-    way = rename_anyway(name)
-    assert way.startswith("run Rename Symbol again") and _VSCODE_WAY in way
-    assert _NEOVIM_WAY not in way and RENAME_FROZEN not in way
+#: What Neovim is told, and what no client may be told: a confirmation (only a client without
+#: change annotations is refused, so it has none), VS Code's Refactor Preview.
+_NEOVIM_WAY, _NOT_TOLD = ":GemstackRenameFrozen", ("confirm", "Refactor Preview", "where your editor asks")
 
 
 @pytest.mark.parametrize("name", ["Neovim", "nvim"])
 def test_neovim_is_told_the_plugins_command(name: str) -> None:
     way = rename_anyway(name)
     assert way == "run :GemstackRenameFrozen with the cursor on the id (it asks for the new name)."
-    assert _VSCODE_WAY not in way and "confirm" not in way
+    assert not any(word in way for word in _NOT_TOLD)
 
 
-@pytest.mark.parametrize("name", ["Eglot", "emacs", "helix", "Some Editor", ""])
+@pytest.mark.parametrize("name", [*VSCODE_NAMES, "Eglot", "emacs", "helix", "Some Editor", ""])
 def test_other_clients_are_told_the_server_command(name: str) -> None:
+    """A VS Code fork is refused only when it announced no change annotations: it gets no
+    Refactor Preview for that edit, so it is told the command as any other client is."""
     way = rename_anyway(name)
     assert RENAME_FROZEN == "gemstack.renameFrozenContract" and f"server command {RENAME_FROZEN} " in way
-    # Nothing those clients lack: no confirmation prompt (they announced no change annotations,
-    # which is why they were refused), no Refactor Preview, no plugin command.
-    assert "confirm" not in way and _VSCODE_WAY not in way and _NEOVIM_WAY not in way
+    assert _NEOVIM_WAY not in way and not any(word in way for word in _NOT_TOLD)
 
 
 _FROZEN = FrozenPhase(feature="008-x", phase="spec", reason="state.json records its hash (phase_hashes.spec)")
@@ -114,7 +108,6 @@ _WHY = (
 @pytest.mark.parametrize(
     ("name", "named"),
     [
-        ("Visual Studio Code", "vista previa de refactorización, donde VS Code te pide confirmarlo."),
         ("Neovim", "ejecuta :GemstackRenameFrozen con el cursor sobre el id (pide el nombre nuevo)."),
         ("Eglot", f"haz que tu editor ejecute el comando del servidor {RENAME_FROZEN} con la URI"),
     ],
@@ -136,7 +129,13 @@ def test_other_refusals_are_left_as_they_are() -> None:
 
 @pytest.mark.parametrize(
     ("kind", "name", "way"),
-    [("neovim", None, _NEOVIM_WAY), ("neovim", "Eglot", f"server command {RENAME_FROZEN}")],
+    [
+        ("neovim", None, _NEOVIM_WAY),
+        ("neovim", "Eglot", f"server command {RENAME_FROZEN}"),
+        # VS Code's name without change annotations (a fork that lacks them): refused, and told
+        # the command, not a Refactor Preview it would not show.
+        ("neovim", "Code - OSS", f"server command {RENAME_FROZEN}"),
+    ],
 )
 async def test_a_refused_frozen_rename_names_what_the_client_has(
     make_client: MakeClient, gem_repo: Path, kind: str, name: str | None, way: str
@@ -155,4 +154,22 @@ async def test_a_refused_frozen_rename_names_what_the_client_has(
         await h.request(lsp.TEXT_DOCUMENT_RENAME, params)
     message = str(refused.value)
     assert f"To rename anyway, {rename_anyway(name or 'Neovim')}" in message, message
-    assert way in message and "where your editor asks" not in message, message
+    assert way in message and not any(word in message for word in _NOT_TOLD), message
+
+
+async def test_a_refused_frozen_rename_in_spanish(make_client: MakeClient, gem_repo: Path) -> None:
+    """The same refusal through a Spanish session: all of it Spanish, the command still named."""
+    from tests.lsp.test_authoring import SPEC8
+
+    h = await make_client("neovim", gem_repo, fake=False, locale="es-ES")
+    uri = h.open(SPEC8)
+    params = lsp.RenameParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        position=h.position(SPEC8, '"unknown-cost-never-free"', 3),
+        new_name="unknown-never-free",
+    )
+    with pytest.raises(Exception, match="enmienda") as refused:
+        await h.request(lsp.TEXT_DOCUMENT_RENAME, params)
+    message = str(refused.value)
+    assert "Para renombrar de todos modos, ejecuta :GemstackRenameFrozen con el cursor sobre el id" in message, message
+    assert "To rename anyway" not in message, message

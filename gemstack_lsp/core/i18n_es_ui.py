@@ -178,8 +178,10 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
     # How to rename a frozen id anyway, by client (server/wording.py's rename_anyway).
     "rename_anyway": [
         (
-            "run :GemstackRenameFrozen with the cursor on the id (it asks for the new name).",
-            "ejecuta :GemstackRenameFrozen con el cursor sobre el id (pide el nombre nuevo).",
+            "run :GemstackRenameFrozen with the cursor on the id (a command of the gemstack Neovim plugin; it asks "
+            "for the new name).",
+            "ejecuta :GemstackRenameFrozen con el cursor sobre el id (un comando del plugin gemstack de Neovim; "
+            "pide el nombre nuevo).",
         ),
         (
             "have your editor run the server command {command} with the document's URI, the id's position and "

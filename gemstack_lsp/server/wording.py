@@ -52,7 +52,10 @@ def rename_anyway(client_name: str) -> str:
     :GemstackRenameFrozen; any other client (a VS Code fork without change annotations too)
     the server command by its id."""
     if _neovim(client_name.strip().lower()):
-        return "run :GemstackRenameFrozen with the cursor on the id (it asks for the new name)."
+        return (
+            "run :GemstackRenameFrozen with the cursor on the id (a command of the gemstack Neovim plugin; it asks "
+            "for the new name)."
+        )
     return (
         f"have your editor run the server command {RENAME_FROZEN_COMMAND} with the document's URI, the id's "
         "position and the new name."

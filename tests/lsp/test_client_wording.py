@@ -84,7 +84,10 @@ _NEOVIM_WAY, _NOT_TOLD = ":GemstackRenameFrozen", ("confirm", "Refactor Preview"
 @pytest.mark.parametrize("name", ["Neovim", "nvim"])
 def test_neovim_is_told_the_plugins_command(name: str) -> None:
     way = rename_anyway(name)
-    assert way == "run :GemstackRenameFrozen with the cursor on the id (it asks for the new name)."
+    assert way == (
+        "run :GemstackRenameFrozen with the cursor on the id (a command of the gemstack Neovim plugin; it asks for "
+        "the new name)."
+    )
     assert not any(word in way for word in _NOT_TOLD)
 
 
@@ -108,7 +111,10 @@ _WHY = (
 @pytest.mark.parametrize(
     ("name", "named"),
     [
-        ("Neovim", "ejecuta :GemstackRenameFrozen con el cursor sobre el id (pide el nombre nuevo)."),
+        (
+            "Neovim",
+            "ejecuta :GemstackRenameFrozen con el cursor sobre el id (un comando del plugin gemstack de Neovim; pide ",
+        ),
         ("Eglot", f"haz que tu editor ejecute el comando del servidor {RENAME_FROZEN} con la URI"),
     ],
 )

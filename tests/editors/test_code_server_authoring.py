@@ -65,6 +65,8 @@ DRAFT11 = f"""# Feature Specification: Typed in VS Code
 #: Typed in the empty type's quotes, then Ctrl+Space: the item picked.
 TYPED_PREFIX, COMPLETED = "IDEN", "IDENTITY_TUPLE"
 SELECTION = '[id="status.editor.selection"]'
+#: The rename box, shown and focused (so the keys that follow go into it).
+RENAME_BOX = ".rename-box input:focus, .rename-box .rename-input:focus"
 #: The active editor's word-highlight decorations by kind (VS Code's classes for
 #: DocumentHighlightKind Write, Read and Text), on the lines on screen.
 HIGHLIGHTS = """(() => {
@@ -227,26 +229,26 @@ def test_authoring_features_in_vscode(tmp_path: Path) -> None:
         {"name": "highlight 2", "repeat": "F7", "watch": SELECTION, "times": 1},
         {"name": "highlight 2 kinds", "probe": HIGHLIGHTS, "expect": "read=1"},
         {"name": "highlight 3", "repeat": "F7", "watch": SELECTION, "times": 1},
-        # Selection ranges: Expand Selection (Shift+Alt+Right) from inside a contract id until
-        # the whole fenced block is selected.
-        {"open": SPEC9, "line": select_line, "column": select_col},
+        # Selection ranges (009's spec.md still open, as for the steps below): Expand Selection
+        # (Shift+Alt+Right) from inside a contract id until the whole fenced block is selected.
+        {"goto": True, "line": select_line, "column": select_col},
         {"name": "selection", "repeat": "Shift+Alt+ArrowRight", "watch": SELECTION, "times": 24, "stop": block_status},
         # Folding: Fold (Ctrl+Shift+[) on a contract's "{" (a range only the server gives:
         # Markdown knows no JSON), Unfold All (Ctrl+K Ctrl+J); then the same on the block's fence.
-        {"open": SPEC9, "line": object_line},
+        {"goto": True, "line": object_line},
         {"keys": ["Control+Shift+BracketLeft"], "until": ".editor-group-container.active .codicon-folding-collapsed"},
         {"name": "folded object", "probe": FOLDS, "expect": '"folded":1'},
         {"keys": ["Control+K", "Control+J"]},
         {"name": "unfolded object", "probe": FOLDS, "expect": '"folded":0'},
-        {"open": SPEC9, "line": fence_line},
+        {"goto": True, "line": fence_line},
         {"keys": ["Control+Shift+BracketLeft"], "until": ".editor-group-container.active .codicon-folding-collapsed"},
         {"name": "folded block", "probe": FOLDS, "expect": '"folded":1'},
         {"keys": ["Control+K", "Control+J"]},
         {"name": "unfolded", "probe": FOLDS, "expect": '"folded":0'},
         # Rename with F2 on a contract id of 009: the name typed in the rename box, Enter, then
         # File: Save All (Ctrl+K S) until every file it changed is on disk.
-        {"open": SPEC9, "line": rename_line, "column": rename_col},
-        {"keys": ["F2"], "until": ".rename-box input, .rename-input"},
+        {"goto": True, "line": rename_line, "column": rename_col},
+        {"keys": ["F2"], "until": RENAME_BOX},
         {"keys": ["Control+A"]},
         {"type": RENAME_TO},
         {"keys": ["Enter"]},
@@ -256,7 +258,7 @@ def test_authoring_features_in_vscode(tmp_path: Path) -> None:
         # F2 on a frozen 008 contract: the edit comes with change annotations that need
         # confirmation, so VS Code holds it in the Refactor Preview instead of applying it.
         {"open": SPEC8, "line": hint_line, "column": hint_col},
-        {"keys": ["F2"], "until": ".rename-box input, .rename-input"},
+        {"keys": ["F2"], "until": RENAME_BOX},
         {"keys": ["Control+A"]},
         {"type": FROZEN_TO},
         {"keys": ["Enter"]},
@@ -276,7 +278,13 @@ def test_authoring_features_in_vscode(tmp_path: Path) -> None:
     except SetupError as exc:
         pytest.fail(str(exc))
     print(f"\ncode-server authoring: steps (ms) {result.get('steps')}, total {result.get('total_ms')} ms")
-    assert result.get("ok"), (result.get("error"), result.get("notifications_at_error"), result.get("actions"))
+    assert result.get("ok"), (
+        result.get("error"),
+        result.get("notifications_at_error"),
+        result.get("editor_messages_at_error"),
+        result.get("status_at_error"),
+        result.get("actions"),
+    )
     done = result["actions"]
 
     # Inlay hints: drawn with no-break spaces, one element per hint on screen.

@@ -92,13 +92,15 @@ async function openFile(page, rel, line) {
   }
   if (!opened) openFailures.push({ file: rel, activeTab: await activeTab(page) });
   await sleep(400);
-  if (line) {
-    await page.keyboard.press("Control+G");
-    await sleep(400);
-    await page.keyboard.type(String(line));
-    await page.keyboard.press("Enter");
-    await sleep(500);
-  }
+  if (line) await goToLine(page, line);
+}
+
+async function goToLine(page, line) {
+  await page.keyboard.press("Control+G");
+  await sleep(400);
+  await page.keyboard.type(String(line));
+  await page.keyboard.press("Enter");
+  await sleep(500);
 }
 
 (async () => {
@@ -248,7 +250,8 @@ async function openFile(page, rel, line) {
       await page.keyboard.press("Escape");
     }
     // Actions: a scripted sequence, each step waiting for the condition it names (no fixed
-    // sleep as the only guard). Steps: {open, line, column}: open a file there; {keys, until}:
+    // sleep as the only guard). Steps: {open, line, column}: open a file there ({goto: true,
+    // line, column}: move there in the editor already open); {keys, until}:
     // press keys (again every 4 s until the selector `until` shows, when given); {type}: type
     // text; {click, text}: click the first element of a selector (holding a text); {command}: run a
     // palette command; {select, expect, name}: wait until the elements
@@ -269,18 +272,20 @@ async function openFile(page, rel, line) {
       for (const [index, step] of actions.entries()) {
         const t0 = Date.now();
         const label = step.name || `step ${index}`;
-        if (step.open) {
+        if (step.open || step.goto) {
           // Again until the status bar shows the editor on that line (a loaded machine may drop
-          // a key of the open or the go-to-line).
+          // a key of the open or the go-to-line). {goto: true, line, column}: the same in the
+          // editor already open (no file dialog).
           const until = Date.now() + TIMEOUT;
           const where = () => read('[id="status.editor.selection"]');
           let at = "";
           do {
-            await openFile(page, step.open, step.line);
+            if (step.open) await openFile(page, step.open, step.line);
+            else await goToLine(page, step.line);
             const settle = Date.now() + 3000;
             while (Date.now() < settle && !(at = await where()).includes(`Ln ${step.line || 1},`)) await sleep(200);
           } while (!at.includes(`Ln ${step.line || 1},`) && Date.now() < until);
-          if (!at.includes(`Ln ${step.line || 1},`)) throw new Error(`${label}: ${step.open} did not open at line ${step.line}: ${at}`);
+          if (!at.includes(`Ln ${step.line || 1},`)) throw new Error(`${label}: ${step.open || "the editor"} did not go to line ${step.line}: ${at}`);
           if (step.column) {
             await page.keyboard.press("Home");
             for (let i = 1; i < step.column; i++) await page.keyboard.press("ArrowRight");
@@ -501,6 +506,11 @@ async function openFile(page, rel, line) {
     try {
       if (page) {
         result.notifications_at_error = await notifications(page);
+        // An editor's own message (a refused rename, "No result") and where the cursor was.
+        result.editor_messages_at_error = await page.evaluate(() =>
+          [...document.querySelectorAll(".monaco-editor-overlaymessage")].map((e) => e.textContent || ""),
+        );
+        result.status_at_error = await statusBar(page);
         // What the screen showed, beside the result file.
         await page.screenshot({ path: path.join(path.dirname(resultFile), "error.png") });
       }

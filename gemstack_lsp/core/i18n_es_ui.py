@@ -175,6 +175,21 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
         ("{source} ([[overrides]] entry {n})", "{source} (entrada {n} de [[overrides]])"),
         ("{source}", "{source}"),
     ],
+    # How to rename a frozen id anyway, by client (server/wording.py's rename_anyway).
+    "rename_anyway": [
+        (
+            "run :GemstackRenameFrozen with the cursor on the id (a command of the gemstack Neovim plugin; it asks "
+            "for the new name).",
+            "ejecuta :GemstackRenameFrozen con el cursor sobre el id (un comando del plugin gemstack de Neovim; "
+            "pide el nombre nuevo).",
+        ),
+        (
+            "have your editor run the server command {command} with the document's URI, the id's position and "
+            "the new name.",
+            "haz que tu editor ejecute el comando del servidor {command} con la URI del documento, la posición del "
+            "id y el nombre nuevo.",
+        ),
+    ],
     "frozen_reason": [
         ("the feature is completed in state.json", "la feature está completada en state.json"),
         ("state.json records its hash (phase_hashes.{phase})", "state.json registra su hash (phase_hashes.{phase})"),
@@ -255,21 +270,21 @@ REFUSALS: list[tuple[str, str]] = [
         "Contract {id} is frozen by the {phase} phase of {feature} ({reason:frozen_reason}). Editing a frozen "
         "artifact breaks its recorded hash (FROZEN_ARTIFACT_CHANGED). The Gemstack way is an amendment: propose the "
         "change as an amendment of the {again} phase and approve it, which records the new hash. To rename anyway, "
-        "confirm the change where your editor asks, or run the command gemstack.renameFrozenContract.",
+        "{way:rename_anyway}",
         "El contrato {id} está congelado por la fase {phase} de {feature} ({reason}). Editar un artefacto congelado "
         "rompe su hash registrado (FROZEN_ARTIFACT_CHANGED). La vía de Gemstack es una enmienda: propón el cambio "
         "como enmienda de la fase {again} y apruébala, lo que registra el nuevo hash. Para renombrar de todos modos, "
-        "confirma el cambio cuando tu editor lo pregunte o ejecuta el comando gemstack.renameFrozenContract.",
+        "{way}",
     ),
     (
         "Renaming {label:rename_label} {id} changes {phase}.md, frozen in {feature} ({reason:frozen_reason}). Editing "
         "a frozen artifact breaks its recorded hash (FROZEN_ARTIFACT_CHANGED). The Gemstack way is an amendment: "
         "propose the change as an amendment of the {again} phase and approve it, which records the new hash. To "
-        "rename anyway, confirm the change where your editor asks, or run the command gemstack.renameFrozenContract.",
+        "rename anyway, {way:rename_anyway}",
         "Renombrar {label} {id} cambia {phase}.md, congelado en {feature} ({reason}). Editar un artefacto congelado "
         "rompe su hash registrado (FROZEN_ARTIFACT_CHANGED). La vía de Gemstack es una enmienda: propón el cambio "
         "como enmienda de la fase {again} y apruébala, lo que registra el nuevo hash. Para renombrar de todos modos, "
-        "confirma el cambio cuando tu editor lo pregunte o ejecuta el comando gemstack.renameFrozenContract.",
+        "{way}",
     ),
     (
         "{name} belongs to the frozen {phase} phase of {feature} ({reason:frozen_reason}): formatting it would change "

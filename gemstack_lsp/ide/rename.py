@@ -20,7 +20,9 @@ Refused, with a message saying why (``RenameRefused``):
 - an id whose edits change a frozen phase's artifact (a contract frozen by the spec phase, a
   test of a frozen spec): Gemstack changes a frozen artifact through an amendment, not an
   edit. The refusal carries ``frozen``: the server may offer the edit anyway behind an
-  explicit confirmation (``allow_frozen``), see ``server/rename.py``.
+  explicit confirmation (``allow_frozen``), see ``server/rename.py``. Its message says why and
+  that the Gemstack way is an amendment; how to rename anyway depends on the editor, so the
+  server ends the message with the words of the client that asked (``server/wording.py``).
 """
 
 from __future__ import annotations
@@ -276,6 +278,5 @@ def _frozen_message(target: RenameTarget, frozen: FrozenPhase) -> str:
     return (
         f"{what} ({frozen.reason}). Editing a frozen artifact breaks its recorded hash "
         f"(FROZEN_ARTIFACT_CHANGED). The Gemstack way is an amendment: propose the change as an amendment "
-        f"of the {frozen.phase} phase and approve it, which records the new hash. To rename anyway, confirm "
-        f"the change where your editor asks, or run the command gemstack.renameFrozenContract."
+        f"of the {frozen.phase} phase and approve it, which records the new hash."
     )

@@ -12,7 +12,8 @@ confirmation, in one of two ways:
   ``needsConfirmation: true``: the client shows the change for review and applies it only
   when the user accepts it;
 - any other client gets the refusal, which says why, that the Gemstack way is an amendment,
-  and names the command ``gemstack.renameFrozenContract``; run with the arguments
+  and how to rename anyway in that client's own terms (``wording.rename_anyway``: Neovim's
+  :GemstackRenameFrozen, else the command ``gemstack.renameFrozenContract``); run with the arguments
   ``[uri, {"line": l, "character": c}, newName]`` it plans the same rename with the frozen
   edits allowed and applies it through ``workspace/applyEdit``.
 
@@ -37,11 +38,12 @@ from gemstack_lsp.server import convert
 from gemstack_lsp.server.commands import CommandError, localized_error
 from gemstack_lsp.server.context import DocumentContext, document_context
 from gemstack_lsp.server.requests import RequestRefused, request
+from gemstack_lsp.server.wording import RENAME_FROZEN_COMMAND, rename_anyway
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
 
-RENAME_FROZEN = "gemstack.renameFrozenContract"
+RENAME_FROZEN = RENAME_FROZEN_COMMAND
 
 #: Change annotation ids.
 FROZEN_ANNOTATION = "gemstack.frozen"
@@ -81,13 +83,23 @@ def prepare_rename_request(
     )
 
 
-def _plan(ctx: DocumentContext, position: lsp.Position, new_name: str, allow_frozen: bool) -> RenamePlan | None:
+def refusal_message(refused: RenameRefused, client_name: str) -> str:
+    """The refusal as the client shows it: a frozen id's ends with how to rename it anyway in
+    that client (``wording.rename_anyway``)."""
+    if refused.frozen is None:
+        return str(refused)
+    return f"{refused} To rename anyway, {rename_anyway(client_name)}"
+
+
+def _plan(
+    ctx: DocumentContext, position: lsp.Position, new_name: str, allow_frozen: bool, client_name: str = ""
+) -> RenamePlan | None:
     assert ctx.snapshot is not None and ctx.rel is not None
     offset = convert.to_offset(ctx.source, position, ctx.encoding)
     try:
         return plan_rename(ctx.snapshot, ctx.rel, offset, new_name, allow_frozen=allow_frozen)
     except RenameRefused as exc:
-        raise RequestRefused(str(exc)) from None
+        raise RequestRefused(refusal_message(exc, client_name)) from None
 
 
 def workspace_edit(
@@ -154,7 +166,7 @@ def rename_request(server: GemstackServer, params: lsp.RenameParams) -> lsp.Work
     ctx = _context(server, params.text_document.uri)
     server.stats["rename"] += 1
     annotate = _annotations_supported(server)
-    plan = _plan(ctx, params.position, params.new_name, allow_frozen=annotate)
+    plan = _plan(ctx, params.position, params.new_name, annotate, server.session.client.name)
     if plan is None:
         return None
     assert ctx.snapshot is not None
@@ -231,4 +243,4 @@ def register(server: GemstackServer) -> None:
     server.command(RENAME_FROZEN)(run)
 
 
-__all__ = ["RENAME_FROZEN", "register", "workspace_edit"]
+__all__ = ["RENAME_FROZEN", "refusal_message", "register", "workspace_edit"]

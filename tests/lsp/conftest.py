@@ -297,6 +297,7 @@ async def make_client(request: pytest.FixtureRequest) -> AsyncIterator[MakeClien
         tweak: Callable[[lsp.ClientCapabilities], None] | None = None,
         locale: str | None = None,
         subprocess: bool | None = None,
+        client_name: str | None = None,
     ) -> Harness:
         client = LanguageClient(converter_factory=default_converter)
         register_lsp_features(client, {m: f for m, f in DEFAULT_CLIENT_FEATURES.items() if m not in _OWN_HANDLERS})
@@ -328,7 +329,7 @@ async def make_client(request: pytest.FixtureRequest) -> AsyncIterator[MakeClien
                     workspace_folders=[lsp.WorkspaceFolder(uri=path_to_uri(root), name=root.name)],
                     initialization_options=options,
                     locale=locale,
-                    client_info=lsp.ClientInfo(name=CLIENT_NAMES[kind]),
+                    client_info=lsp.ClientInfo(name=CLIENT_NAMES[kind] if client_name is None else client_name),
                 )
             ),
             WAIT,

@@ -92,13 +92,15 @@ async function openFile(page, rel, line) {
   }
   if (!opened) openFailures.push({ file: rel, activeTab: await activeTab(page) });
   await sleep(400);
-  if (line) {
-    await page.keyboard.press("Control+G");
-    await sleep(400);
-    await page.keyboard.type(String(line));
-    await page.keyboard.press("Enter");
-    await sleep(500);
-  }
+  if (line) await goToLine(page, line);
+}
+
+async function goToLine(page, line) {
+  await page.keyboard.press("Control+G");
+  await sleep(400);
+  await page.keyboard.type(String(line));
+  await page.keyboard.press("Enter");
+  await sleep(500);
 }
 
 (async () => {
@@ -248,13 +250,19 @@ async function openFile(page, rel, line) {
       await page.keyboard.press("Escape");
     }
     // Actions: a scripted sequence, each step waiting for the condition it names (no fixed
-    // sleep as the only guard). Steps: {open, line, column}: open a file there; {keys, until}:
+    // sleep as the only guard). Steps: {open, line, column}: open a file there ({goto: true,
+    // line, column}: move there in the editor already open); {keys, until}:
     // press keys (again every 4 s until the selector `until` shows, when given); {type}: type
     // text; {click, text}: click the first element of a selector (holding a text); {command}: run a
     // palette command; {select, expect, name}: wait until the elements
     // matching a selector show a text (recorded under `name`); {file, contains, press, name}: wait
     // until a file of the folder holds a text (its content recorded under `name`), pressing the
-    // keys `press` (e.g. a save; ">Title" runs a palette command) every 4 s meanwhile.
+    // keys `press` (e.g. a save; ">Title" runs a palette command) every 4 s meanwhile;
+    // {probe, expect, name}: wait until a JavaScript expression evaluated in the page gives a
+    // value holding a text (what the DOM shows beyond text, e.g. decorations; recorded);
+    // {repeat, watch, times, stop, name}: press a key up to `times` times, each time waiting for
+    // the text of the selector `watch` to change (e.g. the status bar's cursor position), and
+    // record each text; stops early at a text holding `stop`, or when a press changes nothing.
     const actions = JSON.parse(process.env.GEMSTACK_ACTIONS || "null");
     if (actions) {
       result.actions = {};
@@ -264,18 +272,20 @@ async function openFile(page, rel, line) {
       for (const [index, step] of actions.entries()) {
         const t0 = Date.now();
         const label = step.name || `step ${index}`;
-        if (step.open) {
+        if (step.open || step.goto) {
           // Again until the status bar shows the editor on that line (a loaded machine may drop
-          // a key of the open or the go-to-line).
+          // a key of the open or the go-to-line). {goto: true, line, column}: the same in the
+          // editor already open (no file dialog).
           const until = Date.now() + TIMEOUT;
           const where = () => read('[id="status.editor.selection"]');
           let at = "";
           do {
-            await openFile(page, step.open, step.line);
+            if (step.open) await openFile(page, step.open, step.line);
+            else await goToLine(page, step.line);
             const settle = Date.now() + 3000;
             while (Date.now() < settle && !(at = await where()).includes(`Ln ${step.line || 1},`)) await sleep(200);
           } while (!at.includes(`Ln ${step.line || 1},`) && Date.now() < until);
-          if (!at.includes(`Ln ${step.line || 1},`)) throw new Error(`${label}: ${step.open} did not open at line ${step.line}: ${at}`);
+          if (!at.includes(`Ln ${step.line || 1},`)) throw new Error(`${label}: ${step.open || "the editor"} did not go to line ${step.line}: ${at}`);
           if (step.column) {
             await page.keyboard.press("Home");
             for (let i = 1; i < step.column; i++) await page.keyboard.press("ArrowRight");
@@ -290,7 +300,9 @@ async function openFile(page, rel, line) {
             }
             if (!step.until) break;
             const again = Date.now() + 4000;
-            while (Date.now() < again && !(shown = (await page.locator(step.until).count()) > 0)) await sleep(200);
+            // Visible ones only: a widget used before (the rename box) stays in the DOM, hidden.
+            const visible = page.locator(step.until).filter({ visible: true });
+            while (Date.now() < again && !(shown = (await visible.count()) > 0)) await sleep(200);
           } while (!shown && Date.now() < until);
           if (step.until && !shown) {
             const said = await read(".monaco-editor-overlaymessage, .notification-toast");
@@ -328,6 +340,40 @@ async function openFile(page, rel, line) {
           }
           result.actions[label] = text;
           if (!text.includes(step.contains)) throw new Error(`${label}: ${step.file} never held ${step.contains}`);
+        } else if (step.probe) {
+          let value = "";
+          const until = Date.now() + TIMEOUT;
+          while (Date.now() < until && !(value = String(await page.evaluate(step.probe))).includes(step.expect)) await sleep(300);
+          result.actions[label] = value;
+          if (!value.includes(step.expect)) throw new Error(`${label}: the probe never gave ${step.expect}: ${value}`);
+        } else if (step.repeat) {
+          // A press that changes nothing is pressed again (a loaded machine may drop a key), up to
+          // three times: after 20 s for the first (the editor may still be asking the server),
+          // 5 s for the others; then the sequence has ended (e.g. the whole document selected).
+          const texts = [];
+          // First the text as it settles (the status bar may still be catching up with the keys
+          // of the step before): the same twice, half a second apart.
+          let last = await read(step.watch);
+          for (const settle = Date.now() + 5000; Date.now() < settle; ) {
+            await sleep(500);
+            const now = await read(step.watch);
+            if (now === last) break;
+            last = now;
+          }
+          for (let i = 0; i < step.times && !(step.stop && last.includes(step.stop)); i++) {
+            let now = last;
+            for (let tries = 0; now === last && tries < 3; tries++) {
+              await page.keyboard.press(step.repeat);
+              const again = Date.now() + (i === 0 ? 20000 : 5000);
+              while (Date.now() < again && (now = await read(step.watch)) === last) await sleep(100);
+            }
+            if (now === last) break;
+            texts.push(now);
+            last = now;
+          }
+          result.actions[label] = texts;
+          if (texts.length === 0) throw new Error(`${label}: ${step.repeat} never changed ${step.watch}: ${last}`);
+          if (step.stop && !last.includes(step.stop)) throw new Error(`${label}: ${step.watch} never showed ${step.stop}: ${texts}`);
         }
         result.steps[label] = Date.now() - t0;
       }
@@ -460,6 +506,11 @@ async function openFile(page, rel, line) {
     try {
       if (page) {
         result.notifications_at_error = await notifications(page);
+        // An editor's own message (a refused rename, "No result") and where the cursor was.
+        result.editor_messages_at_error = await page.evaluate(() =>
+          [...document.querySelectorAll(".monaco-editor-overlaymessage")].map((e) => e.textContent || ""),
+        );
+        result.status_at_error = await statusBar(page);
         // What the screen showed, beside the result file.
         await page.screenshot({ path: path.join(path.dirname(resultFile), "error.png") });
       }

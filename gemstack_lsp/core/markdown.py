@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
-from operator import add
+from operator import add, itemgetter
 
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
@@ -492,7 +492,7 @@ def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
 
 @per_text
 def _line_starts(text: str) -> tuple[int, ...]:
-    return tuple(start for start, _ in _lines(text))
+    return tuple(map(itemgetter(0), _lines(text)))
 
 
 def _lines_starting_with_ticks(text: str) -> list[int]:

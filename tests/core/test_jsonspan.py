@@ -251,8 +251,9 @@ _fast_values = st.recursive(
     | st.integers(-(10**30), 10**30)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=4)
-    | st.lists(st.tuples(st.sampled_from(["a", "b", "é", ""]), children), max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.lists(st.tuples(st.sampled_from(["a", "b", "é", ""]), children), max_size=4)
+    ),
     max_leaves=25,
 )
 

@@ -494,8 +494,150 @@ def too_deep(text: str) -> int | None:
 
 
 def parse_json(text: str, offsets: OffsetMap = 0) -> JsonResult:
-    """Parse ``text`` as strict JSON; spans are ``offsets + i`` or ``offsets(i)`` for text index ``i``."""
+    """Parse ``text`` as strict JSON; spans are ``offsets + i`` or ``offsets(i)`` for text index ``i``.
+
+    Text that the C parser of the standard library accepts (nearly every block, nearly every
+    time) is walked once more by ``_parse_valid``, which knows it is valid and skips every
+    check; anything else (an error to locate, a constant ``JSON.parse`` refuses, an integer
+    Python will not read, a document deep enough to exhaust the C parser's stack) takes the
+    error-tolerant ``_Parser``. Both give the same tree."""
+    if isinstance(offsets, int) and _valid(text):
+        return _parse_valid(text, offsets)
     return _Parser(text, offsets).run()
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _valid(text: str) -> bool:
+    """True when ``text`` is JSON that ``_parse_valid`` may read: the C parser accepts it and
+    it is too short to hold more than ``MAX_VALUES`` values (a value takes at least one
+    character and all but one of them a separator, so ``n`` characters hold at most
+    ``(n + 1) / 2``)."""
+    if len(text) >= 2 * MAX_VALUES:
+        return False
+    try:
+        _loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+_loads = __import__("json").loads
+
+
+def _parse_valid(text: str, base: int) -> JsonResult:
+    """The tree ``_Parser(text, base).run()`` gives, for a ``text`` that ``_valid`` accepted:
+    one pass with no error paths, containers kept on an explicit stack.
+
+    Strings, keys, members and their spans are the most numerous nodes: they are made by
+    filling a new instance's ``__dict__`` (the fields the frozen dataclass's ``__init__`` would
+    set, which it does at twice the cost); their values are valid by construction."""
+    ws = _WS.match
+    scan = _scanstring
+    number = _NUMBER.match
+    new = object.__new__
+    duplicates: list[JsonMember] = []
+    # Open containers: [start, is_object, children, keys seen, key waiting for its value].
+    stack: list[list[Any]] = []
+    i = ws(text, 0).end()  # type: ignore[union-attr]
+    node: JsonNode
+    while True:
+        # A value starts at i.
+        c = text[i]
+        if c == '"':
+            value, end = scan(text, i + 1, True)
+            sp = new(Span)
+            d = sp.__dict__
+            d["start"] = base + i
+            d["end"] = base + end
+            node = new(JsonString)
+            d = node.__dict__
+            d["value"] = value
+            d["span"] = sp
+            i = end
+        elif c == "{" or c == "[":
+            j = ws(text, i + 1).end()  # type: ignore[union-attr]
+            if text[j] == "}" or text[j] == "]":
+                span = Span(base + i, base + j + 1)
+                node = JsonObject((), span, True, None) if c == "{" else JsonArray((), span, True)
+                i = j + 1
+            else:
+                if c == "[":
+                    stack.append([i, False, [], None, None])
+                    i = j
+                    continue
+                value, end = scan(text, j + 1, True)
+                sp = new(Span)
+                d = sp.__dict__
+                d["start"] = base + j
+                d["end"] = base + end
+                key = new(JsonString)
+                d = key.__dict__
+                d["value"] = value
+                d["span"] = sp
+                stack.append([i, True, [], set(), key])
+                i = ws(text, ws(text, end).end() + 1).end()  # type: ignore[union-attr]
+                continue
+        elif c == "t":
+            node = JsonBool(True, Span(base + i, base + i + 4))
+            i += 4
+        elif c == "f":
+            node = JsonBool(False, Span(base + i, base + i + 5))
+            i += 5
+        elif c == "n":
+            node = JsonNull(Span(base + i, base + i + 4))
+            i += 4
+        else:
+            m = number(text, i)
+            assert m is not None
+            raw = m.group(0)
+            exact = not (m.group(1) or m.group(2)) and len(raw) <= _MAX_EXACT_INT_DIGITS
+            node = JsonNumber(int(raw) if exact else float(raw), raw, Span(base + i, base + m.end()))
+            i = m.end()
+        # A value is complete: it joins its container; closed containers complete in turn.
+        while True:
+            if not stack:
+                return JsonResult(node, (), tuple(duplicates))
+            frame = stack[-1]
+            if frame[1]:
+                key = frame[4]
+                sp = new(Span)
+                d = sp.__dict__
+                d["start"] = key.span.start
+                d["end"] = node.span.end
+                member = new(JsonMember)
+                d = member.__dict__
+                d["key"] = key
+                d["value"] = node
+                d["span"] = sp
+                if key.value in frame[3]:
+                    duplicates.append(member)
+                frame[3].add(key.value)
+                frame[2].append(member)
+            else:
+                frame[2].append(node)
+            i = ws(text, i).end()  # type: ignore[union-attr]
+            if text[i] == ",":
+                i = ws(text, i + 1).end()  # type: ignore[union-attr]
+                if frame[1]:
+                    value, end = scan(text, i + 1, True)
+                    sp = new(Span)
+                    d = sp.__dict__
+                    d["start"] = base + i
+                    d["end"] = base + end
+                    key = new(JsonString)
+                    d = key.__dict__
+                    d["value"] = value
+                    d["span"] = sp
+                    frame[4] = key
+                    i = ws(text, ws(text, end).end() + 1).end()  # type: ignore[union-attr]
+                break
+            stack.pop()
+            span = Span(base + frame[0], base + i + 1)
+            node = JsonObject(tuple(frame[2]), span, True, None) if frame[1] else JsonArray(tuple(frame[2]), span, True)
+            i += 1
 
 
 def shifted(result: JsonResult, delta: int) -> JsonResult:
@@ -504,21 +646,29 @@ def shifted(result: JsonResult, delta: int) -> JsonResult:
     Rebuilding the nodes costs about half of a parse. Iterative: nesting depth is unbounded."""
     if delta == 0:
         return result
+    new = object.__new__
 
     def sp(span: Span) -> Span:
-        return Span(span.start + delta, span.end + delta)
+        # As ``_parse_valid`` makes them: a moved span of a valid span is valid.
+        moved = new(Span)
+        d = moved.__dict__
+        d["start"] = span.start + delta
+        d["end"] = span.end + delta
+        return moved
 
     def leaf(node: JsonNode) -> JsonNode:
-        if isinstance(node, JsonString):
-            return JsonString(node.value, sp(node.span))
-        if isinstance(node, JsonNumber):
-            return JsonNumber(node.value, node.raw, sp(node.span))
-        if isinstance(node, JsonBool):
-            return JsonBool(node.value, sp(node.span))
-        return JsonNull(sp(node.span))
+        # A copy of the leaf (whatever its kind) with its span moved.
+        moved = new(type(node))
+        moved.__dict__.update(node.__dict__)
+        moved.__dict__["span"] = sp(node.span)
+        return moved
 
     def key(node: JsonString) -> JsonString:
-        return JsonString(node.value, sp(node.span))
+        moved = new(JsonString)
+        d = moved.__dict__
+        d["value"] = node.value
+        d["span"] = sp(node.span)
+        return moved
 
     members: dict[int, JsonMember] = {}
     done: dict[int, JsonNode] = {}

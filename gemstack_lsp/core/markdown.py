@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
-from operator import add
+from operator import add, itemgetter
 
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
@@ -492,13 +492,95 @@ def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
 
 @per_text
 def _line_starts(text: str) -> tuple[int, ...]:
-    return tuple(start for start, _ in _lines(text))
+    return tuple(map(itemgetter(0), _lines(text)))
+
+
+def _lines_starting_with_ticks(text: str) -> list[int]:
+    """The lines that start with ```` ``` ```` (found with one search for the literal)."""
+    if "```" not in text:
+        return []
+    starts = _line_starts(text)
+    out: list[int] = []
+    for m in _FENCE_RUNS[0].finditer(text):
+        at = m.start()
+        if at == 0 or text[at - 1] in "\r\n":
+            out.append(bisect.bisect_left(starts, at))
+    return out
+
+
+#: Where a fence can open or close: a run of three backticks or tildes (searched for as literals,
+#: which the regular-expression engine finds fastest).
+_FENCE_RUNS = (re.compile("```"), re.compile("~~~"))
+#: Where an HTML block of types 1 to 5 (the ones a blank line does not end) can start; the
+#: group that matched names the type (``_HTML_START`` / ``_HTML_END`` index).
+_HTML_LONG_START = re.compile(
+    r"<(?:(?P<h0>(?i:script|pre|textarea|style)(?:\s|>|$))|(?P<h1>!--)|(?P<h2>\?)|(?P<h3>![A-Za-z])|(?P<h4>!\[CDATA\[))"
+)
+_HTML_GROUPS = ("h0", "h1", "h2", "h3", "h4")
+#: A blank line (spaces and tabs only) and the start of the line after it when that line
+#: starts with neither a space, a tab nor ">": a barrier (see ``_Landmarks``). The first form
+#: serves texts whose lines all end with "\n", the second any line breaks.
+_BARRIER_LF = re.compile(r"\n[ \t]*\n(?=[^ \t>\n])")
+_BARRIER_ANY = re.compile(r"(?:^|\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)(?=[^ \t>\r\n])")
+_LEADING_BARRIER = re.compile(r"[ \t]*\n(?=[^ \t>\n])")
+
+
+@dataclass(frozen=True)
+class _Landmarks:
+    """The places of a document that can matter to its fences, found by regular expressions,
+    as text offsets in ascending order.
+
+    ``fences``: every run of ```` ``` ```` or ``~~~`` (a line without one can neither open nor
+    close a fence). ``hot``: those, and every place where an HTML block of types 1 to 5 may
+    start without its end on the same line (no other line can leave such a block open; it
+    hides the fence lines after it). ``barriers``: the start of every line that follows a blank
+    line and starts with a character other than a space, a tab or ">".
+
+    At a barrier whose blank line is reached with no fence and no HTML block of types 1 to 5
+    open, the scanner's state is clean whatever came before: the blank line ended every
+    paragraph and every HTML block of types 6 and 7, and a line at column 0 that is not ">"
+    continues no block quote and no list item (a list item's content is indented at least two
+    columns), so each container closes. From a line where no fence is open the scan can
+    therefore jump to the last barrier before the next hot place; past the last fence run,
+    with no fence open, there is no fence left to find.
+    """
+
+    fences: list[int]
+    hot: list[int]
+    barriers: list[int]
+
+
+def _landmarks(text: str, lines: tuple[tuple[int, int], ...], starts: tuple[int, ...]) -> _Landmarks:
+    fences: list[int] = []
+    for run in _FENCE_RUNS:
+        if run.pattern in text:
+            fences.extend(m.start() for m in run.finditer(text))
+    fences.sort()
+    hot = fences
+    if "<" in text:
+        risky = []
+        for m in _HTML_LONG_START.finditer(text):
+            at = m.start()
+            end = _HTML_END[_HTML_GROUPS.index(m.lastgroup or "h0")]
+            if end.search(text, at, lines[bisect.bisect_right(starts, at) - 1][1]) is None:
+                risky.append(at)
+        if risky:
+            hot = sorted(fences + risky)
+    if "\r" in text:
+        barriers = [m.end() for m in _BARRIER_ANY.finditer(text) if m.end() > 0]
+    else:
+        barriers = [m.end() for m in _BARRIER_LF.finditer(text)]
+        leading = _LEADING_BARRIER.match(text)
+        if leading is not None:
+            barriers.insert(0, leading.end())
+    return _Landmarks(fences, hot, barriers)
 
 
 @functools.lru_cache(maxsize=64)
 def _closing_fence(char: str, length: int) -> re.Pattern[str]:
-    """A line that closes a fence of ``length`` ``char`` characters outside containers."""
-    return re.compile(rf"^ {{0,3}}{re.escape(char)}{{{length},}}[ \t]*$", re.M)
+    """A line that closes a fence of ``length`` ``char`` characters outside containers, with the
+    line break before it (a pattern that starts with a literal is searched for fastest)."""
+    return re.compile(rf"\n {{0,3}}{re.escape(char)}{{{length},}}[ \t]*$", re.M)
 
 
 def _scan_lines(
@@ -541,26 +623,52 @@ def _scan_lines(
         )
 
     clean: list[int] = []
-    starts = [start for start, _ in lines]
+    starts = _line_starts(text)
     plain_breaks = "\r" not in text
+    marks = _landmarks(text, lines, starts)
     skip_to = first
-    for ln in range(first, len(lines)):
-        if ln < skip_to:
-            continue
+    count = len(lines)
+    ln = first - 1
+    while True:
+        # The next line, or the one a fast path skipped to (every ``continue`` comes here).
+        ln = max(ln + 1, skip_to)
+        if ln >= count:
+            break
+        if fence is None and (html is None or html[0] >= 5):
+            # Nothing before the next hot place can open a fence or leave a block open that
+            # hides one: jump to the last barrier before it (``_Landmarks``), or stop when no
+            # fence run is left.
+            here = starts[ln]
+            if bisect.bisect_left(marks.fences, here) == len(marks.fences):
+                break
+            hot = marks.hot[bisect.bisect_left(marks.hot, here)]
+            b = bisect.bisect_right(marks.barriers, hot) - 1
+            if b >= 0 and marks.barriers[b] > here:
+                stack.clear()
+                para_depth = None
+                html = None
+                skip_to = bisect.bisect_left(starts, marks.barriers[b])
+                continue
         if fence is not None and not stack and fence.indent == 0 and plain_breaks:
             # The body of a fence outside containers, opened at the margin, is its lines as
             # they are: one search finds the closing fence.
-            closing = _closing_fence(fence.char, fence.length).search(text, lines[ln][0])
-            if closing is not None:
-                close = bisect.bisect_left(starts, closing.start())
-                body_start = lines[ln][0]
-                if close > ln:
-                    fence.segments.append(Segment(0, body_start, closing.start() - body_start))
-                    fence.parts.append(text[body_start : closing.start()])
-                finish(fence, close, Span(*lines[close]))
-                fence = None
-                skip_to = close + 1
-                continue
+            body_start = lines[ln][0]
+            closing = _closing_fence(fence.char, fence.length).search(text, body_start - 1)
+            if closing is None:
+                # Unterminated: the body is every line to the end of the document, each ended
+                # by "\n" (the last one's has no counterpart in the document).
+                fence.segments.append(Segment(0, body_start, len(text) - body_start))
+                fence.parts.append(text[body_start:] if text.endswith("\n") else text[body_start:] + "\n")
+                break
+            close_start = closing.start() + 1
+            close = bisect.bisect_left(starts, close_start)
+            if close > ln:
+                fence.segments.append(Segment(0, body_start, close_start - body_start))
+                fence.parts.append(text[body_start:close_start])
+            finish(fence, close, Span(*lines[close]))
+            fence = None
+            skip_to = close + 1
+            continue
         if fence is None and html is None and not stack:
             if para_depth is None:
                 if ln > after and (ln - line_delta) in resume:
@@ -781,7 +889,7 @@ def _html_start(rest: str, in_paragraph: bool) -> int | None:
 def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
     lines = _lines(text)
     # Only a line that starts with ``` can open or close a block (trimming is at the end).
-    marks = [(i, js_trim_end(text[s:e])) for i, (s, e) in enumerate(lines) if text.startswith("```", s)]
+    marks = [(i, js_trim_end(text[lines[i][0] : lines[i][1]])) for i in _lines_starting_with_ticks(text)]
     out: dict[str, tuple[ReferenceBlock, ...]] = {}
     openers = {"```" + k: k for k in BLOCK_KINDS}
     present = {openers[t] for _, t in marks if t in openers}

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
-from gemstack_lsp.core.jscompat import JS_WHITESPACE, JS_WS_CLASS, js_trim
+from gemstack_lsp.core.jscompat import JS_WHITESPACE, JS_WS_CLASS
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import SourceText, Span
 
@@ -284,12 +284,18 @@ def _split_items(text: str, start: int, end: int, kind: str) -> tuple[TaskRef, .
     return tuple(items)
 
 
+#: What each comment pattern must find in a line, as a literal.
+_COMMENT_NAMES = {kind: f"gemstack:{kind}=" for kind in COMMENT_KINDS}
+
+
 def _comment_on_line(text: str, line_start: int, line_end: int) -> TaskComment | None:
     line = text[line_start:line_end]
     last_close = line.rfind("-->")
     if last_close < 0:
         return None
     for kind, pattern in _COMMENT_PATTERNS:
+        if _COMMENT_NAMES[kind] not in line:
+            continue  # the pattern cannot match: a search for a literal rules it out first
         if kind == "validation_required":
             m = pattern.search(line)
             if m is None:
@@ -365,7 +371,7 @@ def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
                 comments=[],
             )
         elif current is not None:
-            if js_trim(line_text):
+            if line_text.strip(JS_WHITESPACE):
                 current.last_end = end
             if "gemstack:" in line_text:
                 comment = _comment_on_line(text, start, end)
@@ -441,9 +447,10 @@ def checklist_items(text: str) -> list[ChecklistItem]:
     for number, lm in enumerate(_LINE.finditer(text)):
         start, end = lm.span(1)
         line = lm.group(1)
-        if _FENCE.match(line):
+        # The literals each pattern needs rule most lines out before any pattern runs.
+        if ("`" in line or "~" in line) and _FENCE.match(line):
             in_fence = not in_fence
-        elif not in_fence:
+        elif not in_fence and "[" in line:
             m = _CHECKLIST_ITEM.match(line) or _CHECKLIST_HEADING.match(line)
             if m is not None:
                 box_end = m.end()

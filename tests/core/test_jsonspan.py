@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gemstack_lsp.core import jsonspan
 from gemstack_lsp.core.jsonspan import (
     MAX_DEPTH,
     TOO_DEEP,
@@ -239,3 +240,67 @@ def test_a_shifted_parse_of_a_deep_document_does_not_recurse() -> None:
     moved, expected = shifted(parse_json(text), 3), parse_json(text, 3)
     # (Dataclass equality itself recurses: compare the nodes' spans.)
     assert [n.span for n in iter_nodes(moved.value)] == [n.span for n in iter_nodes(expected.value)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast path for valid JSON (issue 22) gives the tolerant parser's tree, spans included.
+
+_fast_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4) | st.lists(st.tuples(st.sampled_from(["a", "b", "é", ""]), children), max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+def _dumped(value: object, indent: int | None, separators: tuple[str, str]) -> str:
+    """JSON text of ``value``; a list of pairs is an object (so keys may repeat)."""
+    if isinstance(value, list) and value and all(isinstance(v, tuple) for v in value):
+        inner = separators[0].join(
+            json.dumps(k, ensure_ascii=False) + separators[1] + _dumped(v, indent, separators) for k, v in value
+        )
+        return "{" + inner + "}"
+    if isinstance(value, list):
+        return "[" + separators[0].join(_dumped(v, indent, separators) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    _fast_values,
+    st.sampled_from([(",", ":"), (", ", ": "), (",\n  ", " :\t"), (" ,\r\n", ":  ")]),
+    st.sampled_from(["", " ", "\n\t "]),
+    st.integers(0, 50),
+)
+def test_the_fast_path_gives_the_tolerant_parsers_tree(
+    value: object, separators: tuple[str, str], pad: str, base: int
+) -> None:
+    text = pad + _dumped(value, None, separators) + pad
+    assert jsonspan._valid(text)
+    assert parse_json(text, base) == jsonspan._Parser(text, base).run()
+
+
+@pytest.mark.parametrize(
+    "text", ["", " ", "NaN", "[Infinity]", "[1,]", '{"a":1,}', "\ufeff[]", "1" * 5000, "[1] x", '"\ud800'], ids=repr
+)
+def test_what_the_fast_path_refuses_takes_the_tolerant_parser(text: str) -> None:
+    assert not jsonspan._valid(text)
+    assert parse_json(text, 3) == jsonspan._Parser(text, 3).run()
+
+
+def test_nesting_too_deep_for_the_c_parser_takes_the_tolerant_parser() -> None:
+    text = "[" * 100_000 + "]" * 100_000
+    assert not jsonspan._valid(text)
+    result = parse_json(text)
+    assert result.ok and isinstance(result.value, JsonArray) and result.value.span == Span(0, len(text))
+
+
+def test_more_values_than_the_limit_are_refused_by_the_fast_path_too() -> None:
+    text = "[" + ",".join("0" * (jsonspan.MAX_VALUES + 1)) + "]"
+    assert not jsonspan._valid(text)
+    assert not parse_json(text).ok

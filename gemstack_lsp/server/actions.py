@@ -17,7 +17,7 @@ from lsprotocol import types as lsp
 from gemstack_lsp.core.i18n import ACTION_TITLE, FIX, Language, translate
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.commands import plan_location
-from gemstack_lsp.server.context import current_view, take_view
+from gemstack_lsp.server.context import RequestView
 from gemstack_lsp.server.ignore_actions import IgnoreContext, ignore_actions
 from gemstack_lsp.server.requests import request
 from gemstack_lsp.uris import path_to_uri, uri_to_path
@@ -89,11 +89,9 @@ def _command(title: str, command: str, argument: str) -> lsp.Command:
     return lsp.Command(title=title, command=command, arguments=[argument])
 
 
-def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction | lsp.Command]:
-    session = server.session
+def code_actions(view: RequestView, params: lsp.CodeActionParams) -> list[lsp.CodeAction | lsp.Command]:
     uri = params.text_document.uri
     only = list(params.context.only) if params.context.only else None
-    view = current_view() or take_view(server, lsp.TEXT_DOCUMENT_CODE_ACTION, params)
     path, root, rel = view.located[uri]
     out: list[lsp.CodeAction | lsp.Command] = []
     if path is not None and plan_location(path) is not None and _kind_allowed(SOURCE_WRITE_PLAN, only):
@@ -105,7 +103,7 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
             )
         )
     if root is None or rel is None:
-        return _for_client(session.client.code_action_literals, _localized(out, session.language))
+        return _for_client(view.client.code_action_literals, _localized(out, view.language))
     versions = dict(view.versions)
     # One action per intent: several diagnostics offer the same fix (each capsule finding
     # offers "Regenerate"), and the source actions repeat the capsule commands. The first
@@ -123,11 +121,11 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
                     if seen.diagnostics is not None and diagnostic not in seen.diagnostics:
                         seen.diagnostics = [*seen.diagnostics, diagnostic]
                     continue
-                action = fix_action(fix, diagnostic, versions, session.client.document_changes)
+                action = fix_action(fix, diagnostic, versions, view.client.document_changes)
                 intents.setdefault(key, action)
                 out.append(action)
     if _kind_allowed(lsp.CodeActionKind.QuickFix, only):
-        out.extend(_ignore_actions(server, root, rel, uri, versions, params.context.diagnostics))
+        out.extend(_ignore_actions(view, root, rel, uri, versions, params.context.diagnostics))
     feature = feature_dir(rel)
     if feature is not None:
         target = path_to_uri(f"{root}/{feature}")
@@ -138,11 +136,11 @@ def code_actions(server: GemstackServer, params: lsp.CodeActionParams) -> list[l
             if not _kind_allowed(kind, only) or _intent(command, (target,), root) in intents:
                 continue
             out.append(lsp.CodeAction(title=title, kind=kind, command=_command(title, command, target)))
-    return _for_client(session.client.code_action_literals, _localized(out, session.language))
+    return _for_client(view.client.code_action_literals, _localized(out, view.language))
 
 
 def _ignore_actions(
-    server: GemstackServer,
+    view: RequestView,
     root: str,
     rel: str,
     uri: str,
@@ -150,19 +148,19 @@ def _ignore_actions(
     diagnostics: Sequence[lsp.Diagnostic],
 ) -> list[lsp.CodeAction]:
     """ "Ignore CODE here…" and "Ignore CODE in this repository" (``ignore_actions``)."""
-    if not any(d.source == convert.SOURCE for d in diagnostics):
+    snapshot = view.snapshots.get(root)
+    if snapshot is None or not any(d.source == convert.SOURCE for d in diagnostics):
         return []
-    session = server.session
     ctx = IgnoreContext(
-        repo=session.host(root).snapshot().repo,
+        repo=snapshot.repo,
         root=root,
         rel=rel,
         uri=uri,
-        encoding=session.encoding,
+        encoding=view.encoding,
         versions=versions,
-        document_changes=session.client.document_changes,
-        create_files=session.client.create_files,
-        snippet_edits=session.client.snippet_edits,
+        document_changes=view.client.document_changes,
+        create_files=view.client.create_files,
+        snippet_edits=view.client.snippet_edits,
     )
     try:
         return ignore_actions(ctx, diagnostics)
@@ -201,14 +199,11 @@ def _for_client(literals: bool, out: list[lsp.CodeAction | lsp.Command]) -> list
     return [a.command for a in out if isinstance(a, lsp.CodeAction) and a.command is not None]
 
 
-def code_action(server: GemstackServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction | lsp.Command] | None:
-    view = current_view()
-    uri = params.text_document.uri
-    settings = view.settings[uri] if view is not None and uri in view.settings else server.session.settings_for(uri)
-    if not settings.code_actions:
+def code_action(view: RequestView, params: lsp.CodeActionParams) -> list[lsp.CodeAction | lsp.Command] | None:
+    settings = view.settings.get(params.text_document.uri)
+    if settings is None or not settings.code_actions:
         return None
-    server.stats["codeAction"] += 1
-    return code_actions(server, params) or None
+    return code_actions(view, params) or None
 
 
 def register(server: GemstackServer) -> None:

@@ -17,13 +17,13 @@ LEGACY. The answer is computed once per snapshot revision and feature.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, VerifyResult, verify_capsule
 from gemstack_lsp.core.identity import IS_GEMSTACK, is_gemstack_repository
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.host import Snapshot
+from gemstack_lsp.server.context import RequestView, uri_in
 from gemstack_lsp.server.requests import request
 from gemstack_lsp.uris import path_to_uri
 
@@ -33,19 +33,6 @@ if TYPE_CHECKING:
 CAPSULE_STATE_REQUEST = "gemstack/capsuleState"
 
 _STALE_CODES = ("CONTEXT_CAPSULE_STALE", "CONTEXT_CAPSULE_SOURCE_MISMATCH")
-
-
-def _uri_of(params: Any) -> str | None:
-    """The document URI of the params, whether they arrive as a mapping or as an object."""
-
-    def get(obj: Any, key: str) -> Any:
-        if isinstance(obj, Mapping):
-            return obj.get(key)
-        return getattr(obj, key, None)
-
-    doc = get(params, "textDocument") or get(params, "text_document")
-    uri = get(doc, "uri") if doc is not None else get(params, "uri")
-    return uri if isinstance(uri, str) and uri else None
 
 
 def summary(result: VerifyResult) -> str:
@@ -98,13 +85,12 @@ def _answer(root: str, feature: Feature, result: VerifyResult) -> dict[str, Any]
 
 def register(server: GemstackServer) -> None:
     @request(server, CAPSULE_STATE_REQUEST)
-    def capsule_state_request(server: GemstackServer, params: Any) -> dict[str, Any] | None:
-        uri = _uri_of(params)
+    def capsule_state_request(view: RequestView, params: Any) -> dict[str, Any] | None:
+        uri = uri_in(params)
         if uri is None:
             return None
-        found = server.snapshot_for(uri)
+        found = view.snapshot_for(uri)
         if found is None:
             return None
         snapshot, rel = found
-        server.stats["capsuleState"] += 1
         return capsule_state(snapshot, rel)

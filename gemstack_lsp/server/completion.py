@@ -11,7 +11,7 @@ from gemstack_lsp import ide
 from gemstack_lsp.core.i18n import COMPLETION, Language, localize
 from gemstack_lsp.ide import Candidate
 from gemstack_lsp.server import convert, convert_ide
-from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.context import RequestView
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
@@ -21,13 +21,12 @@ if TYPE_CHECKING:
 TRIGGER_CHARACTERS = ['"', "`", ",", "=", ":"]
 
 
-def completion(server: GemstackServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
-    ctx = document_context(server, params.text_document.uri)
+def completion(view: RequestView, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    ctx = view.document(params.text_document.uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None or not ctx.settings.completion:
         return None
-    server.stats["completion"] += 1
     offset = convert.to_offset(ctx.source, params.position, ctx.encoding)
-    language = server.session.language  # labels, details and documentation in the client's language
+    language = view.language  # labels, details and documentation in the client's language
     candidates = ide.complete(ctx.snapshot, ctx.rel, offset, language)
     if language != "en":
         candidates = [_localized(c, language) for c in candidates]

@@ -1,33 +1,32 @@
-"""What a request handler knows of the server: one typed value, taken on the event loop.
+"""What a request handler knows of the server: one immutable value, taken on the event loop.
 
-``document_context(server, uri)`` gathers the snapshot of the repository holding the document
-(``None`` outside every repository), the document's text as of that snapshot, the position
-encoding, the settings in force for it and the client's features.
-
-A request's ``RequestView`` is taken on the event loop when the request is dispatched, before
-any later message (an edit) is applied and before the request goes to a worker
-(``take_view``): the document context of the document it names, the snapshot, settings and
-open URIs of every repository, the versions of the open buffers and the diagnostics last
-published for the document. While the handler runs on its worker the view is installed
-(``installed``), and ``document_context`` and the ``view_*`` helpers answer from it: the
-handler reads nothing of the session, which the event loop goes on changing.
+Request handlers are functions of ``(view, params)``: a ``RequestView`` holds everything a
+handler may read, taken on the event loop when the request is dispatched (``take_view``),
+before any later message (an edit) is applied and before the request goes to a worker. It
+holds the document context of the document the request names (the snapshot of its
+repository, its text as of that snapshot, the position encoding, the settings in force, the
+client's features), the snapshots, settings and open URIs of every repository, the versions of
+the open buffers, the diagnostics last published for the document and the client's language.
+Snapshots are immutable and freeze the disk documents they read, so nothing a handler reads
+changes while it runs; the handler never sees the server, whose session the event loop goes
+on changing. (The one thing a handler writes is the semantic-token store, ``token_results``.)
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
+from gemstack_lsp.core.i18n import Language
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server.session import ClientFeatures
 from gemstack_lsp.server.settings import Settings
+from gemstack_lsp.server.token_results import TokenResults
 from gemstack_lsp.uris import path_to_uri
 
 if TYPE_CHECKING:
@@ -36,9 +35,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DocumentContext",
     "RequestView",
-    "current_view",
-    "document_context",
-    "installed",
     "open_uris",
     "take_view",
 ]
@@ -74,20 +70,24 @@ def open_uris(server: GemstackServer) -> dict[tuple[str, str], str]:
     return {(d.root, d.rel): d.uri for d in documents if d.root is not None and d.rel is not None}
 
 
-def document_context(server: GemstackServer, uri: str) -> DocumentContext | None:
-    """The document at ``uri`` as of the current snapshot (a repository file need not be open);
-    ``None`` for a document that is neither open nor readable in a repository. Inside a request
-    the snapshot is the one its view was taken with."""
-    view = _VIEW.get()
-    if view is not None and uri in view.documents:
-        return view.documents[uri]
-    return _document_context_now(server, uri)
+def _snapshot_of(server: GemstackServer, uri: str) -> tuple[Snapshot, str] | None:
+    """The snapshot of the repository holding ``uri`` and the document's repository-relative
+    path; ``None`` outside every Gemstack repository."""
+    session = server.session
+    doc = session.documents.get(uri)
+    if doc is not None:
+        root, rel = doc.root, doc.rel
+    else:
+        _, root, rel = session.locate(uri)
+    if root is None or rel is None:
+        return None
+    return session.snapshot_of(root), rel
 
 
 def _document_context_now(server: GemstackServer, uri: str) -> DocumentContext | None:
     session = server.session
     settings = session.settings_for(uri)
-    found = server.snapshot_for(uri)
+    found = _snapshot_of(server, uri)
     if found is not None:
         snapshot, rel = found
         document = snapshot.repo.document(rel)
@@ -135,6 +135,27 @@ class RequestView:
     settings: Mapping[str, Settings]
     #: URI -> the diagnostics last published for the document the request names.
     published: Mapping[str, tuple[lsp.Diagnostic, ...]] = field(default_factory=dict)
+    #: The language of the client's messages, its features and the position encoding.
+    language: Language = "en"
+    client: ClientFeatures = field(default_factory=ClientFeatures)
+    encoding: Encoding = "utf-16"
+    #: Repository root -> URI -> version of its open buffers.
+    root_versions: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    #: The server's store of semantic-token answers (the one thing a handler writes: behind a
+    #: lock, for deltas; see ``token_results``).
+    token_results: TokenResults = field(default_factory=TokenResults)
+
+    def document(self, uri: str) -> DocumentContext | None:
+        """The document the request names, as of the view (``None``: not open, not readable
+        in a repository, or not the named document)."""
+        return self.documents.get(uri)
+
+    def snapshot_for(self, uri: str) -> tuple[Snapshot, str] | None:
+        """The snapshot and repository-relative path of the document the request names."""
+        _, root, rel = self.located.get(uri, (None, None, None))
+        if root is None or rel is None or root not in self.snapshots:
+            return None
+        return self.snapshots[root], rel
 
     @property
     def reads(self) -> frozenset[str]:
@@ -143,36 +164,27 @@ class RequestView:
         return frozenset(named) if self.documents else frozenset(self.roots)
 
 
-_VIEW: contextvars.ContextVar[RequestView | None] = contextvars.ContextVar("gemstack_request_view", default=None)
-
-
-def current_view() -> RequestView | None:
-    """The view of the request being handled (``None`` outside one)."""
-    return _VIEW.get()
-
-
-@contextlib.contextmanager
-def installed(view: RequestView) -> Iterator[RequestView]:
-    """Run the block (a handler, on its worker) with ``view`` as the request's view."""
-    token = _VIEW.set(view)
-    try:
-        yield view
-    finally:
-        _VIEW.reset(token)
-
-
 def uri_in(params: Any) -> str | None:
-    """The document URI a request's params name, if they name one."""
-    document = getattr(params, "text_document", None)
-    uri = getattr(document, "uri", None)
-    if isinstance(uri, str):
-        return uri
-    if isinstance(params, Mapping):
-        value = params.get("uri")
-        if value is None and isinstance(params.get("textDocument"), Mapping):
-            value = params["textDocument"].get("uri")
-        return value if isinstance(value, str) else None
-    return None
+    """The document URI a request's params name, if they name one: ``textDocument.uri`` or
+    ``uri``, whether the params arrive as lsprotocol objects, as pygls's objects of a custom
+    request (keys as sent) or as mappings."""
+
+    def get(obj: Any, key: str) -> Any:
+        if isinstance(obj, Mapping):
+            return obj.get(key)
+        return getattr(obj, key, None)
+
+    document = get(params, "text_document") or get(params, "textDocument")
+    uri = get(document, "uri") if document is not None else get(params, "uri")
+    return uri if isinstance(uri, str) and uri else None
+
+
+def _versions_by_root(server: GemstackServer) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for d in server.session.documents.values():
+        if d.root is not None:
+            out.setdefault(d.root, {})[d.uri] = d.version
+    return out
 
 
 def take_view(server: GemstackServer, method: str, params: Any) -> RequestView:
@@ -207,4 +219,9 @@ def take_view(server: GemstackServer, method: str, params: Any) -> RequestView:
         located,
         settings,
         published,
+        session.language,
+        session.client,
+        session.encoding,
+        _versions_by_root(server),
+        server.token_results,
     )

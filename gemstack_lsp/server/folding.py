@@ -9,18 +9,17 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.ide.folding import document_folds
 from gemstack_lsp.server import convert_authoring
-from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.context import RequestView
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
 
 
-def folding_range(server: GemstackServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
-    ctx = document_context(server, params.text_document.uri)
+def folding_range(view: RequestView, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
+    ctx = view.document(params.text_document.uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None:
         return None
-    server.stats["foldingRange"] += 1
     return convert_authoring.to_folding_ranges(document_folds(ctx.snapshot, ctx.rel))
 
 

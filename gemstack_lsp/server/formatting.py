@@ -11,18 +11,17 @@ from lsprotocol import types as lsp
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.ide.formatting import FormatRefused, format_document
 from gemstack_lsp.server import convert
-from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.context import RequestView
 from gemstack_lsp.server.requests import RequestRefused, request
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
 
 
-def _format(server: GemstackServer, uri: str, within: lsp.Range | None) -> list[lsp.TextEdit] | None:
-    ctx = document_context(server, uri)
+def _format(view: RequestView, uri: str, within: lsp.Range | None) -> list[lsp.TextEdit] | None:
+    ctx = view.document(uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None or not ctx.settings.formatting:
         return None
-    server.stats["formatting"] += 1
     span: Span | None = convert.to_span(ctx.source, within, ctx.encoding) if within is not None else None
     try:
         edits = format_document(ctx.snapshot, ctx.rel, span)
@@ -31,12 +30,12 @@ def _format(server: GemstackServer, uri: str, within: lsp.Range | None) -> list[
     return [lsp.TextEdit(range=convert.to_range(ctx.source, e.span, ctx.encoding), new_text=e.new_text) for e in edits]
 
 
-def formatting(server: GemstackServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
-    return _format(server, params.text_document.uri, None)
+def formatting(view: RequestView, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    return _format(view, params.text_document.uri, None)
 
 
-def range_formatting(server: GemstackServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit] | None:
-    return _format(server, params.text_document.uri, params.range)
+def range_formatting(view: RequestView, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit] | None:
+    return _format(view, params.text_document.uri, params.range)
 
 
 def register(server: GemstackServer) -> None:

@@ -13,47 +13,37 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp import ide
 from gemstack_lsp.server import convert, convert_ide
-from gemstack_lsp.server.context import DocumentContext, current_view, document_context
+from gemstack_lsp.server.context import DocumentContext, RequestView
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
 
 
-def _codes_under_cursor(server: GemstackServer, ctx: DocumentContext, offset: int) -> list[str]:
+def _codes_under_cursor(view: RequestView, ctx: DocumentContext, offset: int) -> list[str]:
     """The finding codes of the diagnostics the client was last given under ``offset``."""
-    if ctx.snapshot is None:
-        return []
-    view = current_view()
-    if view is not None:
-        published: tuple[lsp.Diagnostic, ...] = view.published.get(ctx.uri, ())
-    else:
-        state = server.diagnostics.roots.get(ctx.snapshot.root)
-        report = state.reports.get(ctx.uri) if state is not None else None
-        published = tuple(report.diagnostics) if report is not None else ()
     codes: list[str] = []
-    for d in published:
+    for d in view.published.get(ctx.uri, ()):
         span = convert.to_span(ctx.source, d.range, ctx.encoding)
         if span.contains(offset) and isinstance(d.code, str) and d.code not in codes:
             codes.append(d.code)
     return codes
 
 
-def hover(server: GemstackServer, params: lsp.HoverParams) -> lsp.Hover | None:
-    ctx = document_context(server, params.text_document.uri)
+def hover(view: RequestView, params: lsp.HoverParams) -> lsp.Hover | None:
+    ctx = view.document(params.text_document.uri)
     if ctx is None or not ctx.settings.hover:
         return None
-    server.stats["hover"] += 1
     offset = convert.to_offset(ctx.source, params.position, ctx.encoding)
     if ctx.snapshot is None or ctx.rel is None:
-        info = ide.code_hover(ctx.text, offset, server.session.language)
+        info = ide.code_hover(ctx.text, offset, view.language)
         return (
             convert_ide.to_hover(info, ctx.source, ctx.encoding, ctx.client.markdown_hover)
             if info is not None
             else None
         )
-    options = ide.HoverOptions(ctx.settings.environment, ctx.settings.max_ledger_age_days, server.session.language)
-    info = ide.hover(ctx.snapshot, ctx.rel, offset, options, _codes_under_cursor(server, ctx, offset))
+    options = ide.HoverOptions(ctx.settings.environment, ctx.settings.max_ledger_age_days, view.language)
+    info = ide.hover(ctx.snapshot, ctx.rel, offset, options, _codes_under_cursor(view, ctx, offset))
     if info is None:
         return None
     return convert_ide.to_hover(info, ctx.source, ctx.encoding, ctx.client.markdown_hover)

@@ -11,23 +11,22 @@ from lsprotocol import types as lsp
 from gemstack_lsp.core.i18n import INLAY_HINT, localize
 from gemstack_lsp.ide.inlay_hints import InlayHintOptions, inlay_hints
 from gemstack_lsp.server import convert, convert_authoring
-from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.context import RequestView
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
 
 
-def inlay_hint(server: GemstackServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
-    ctx = document_context(server, params.text_document.uri)
+def inlay_hint(view: RequestView, params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
+    ctx = view.document(params.text_document.uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None or not ctx.settings.inlay_hints:
         return None
-    server.stats["inlayHint"] += 1
     s = ctx.settings
     options = InlayHintOptions(s.inlay_hints_test_results, s.inlay_hints_frozen_contracts, s.inlay_hints_bindings)
     within = convert.to_span(ctx.source, params.range, ctx.encoding)
     hints = inlay_hints(ctx.snapshot, ctx.rel, within, options)
-    language = server.session.language  # labels and tooltips in the client's language
+    language = view.language  # labels and tooltips in the client's language
     if language != "en":
         hints = tuple(
             replace(

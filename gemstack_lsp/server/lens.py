@@ -15,7 +15,7 @@ from lsprotocol import types as lsp
 from gemstack_lsp import ide
 from gemstack_lsp.core.i18n import LENS_TITLE, localize
 from gemstack_lsp.server import convert_ide
-from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.context import RequestView
 from gemstack_lsp.server.requests import request
 from gemstack_lsp.server.settings import analysis_options
 
@@ -23,13 +23,12 @@ if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
 
 
-def code_lens(server: GemstackServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
-    ctx = document_context(server, params.text_document.uri)
+def code_lens(view: RequestView, params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
+    ctx = view.document(params.text_document.uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None or not ctx.settings.code_lens:
         return None
-    server.stats["codeLens"] += 1
     options = analysis_options(ctx.settings, ctx.snapshot.options)
-    language = server.session.language  # the lens titles in the client's language
+    language = view.language  # the lens titles in the client's language
     infos = ide.code_lenses(ctx.snapshot, ctx.rel, options, language)
     shown = [replace(i, title=localize(LENS_TITLE, i.title, language)) for i in infos]
     return [convert_ide.to_code_lens(i, ctx.source, ctx.encoding) for i in shown]

@@ -10,7 +10,7 @@ from lsprotocol import types as lsp
 from gemstack_lsp import ide
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert, convert_ide
-from gemstack_lsp.server.context import DocumentContext, current_view, document_context, take_view
+from gemstack_lsp.server.context import DocumentContext, RequestView
 from gemstack_lsp.server.requests import request
 from gemstack_lsp.uris import path_to_uri
 
@@ -29,10 +29,10 @@ def _locations(ctx: DocumentContext, snapshot: Snapshot, found: list[ide.Occurre
 
 
 def _target(
-    server: GemstackServer, uri: str, position: lsp.Position
+    view: RequestView, uri: str, position: lsp.Position
 ) -> tuple[DocumentContext, Snapshot, str, ide.Occurrence] | None:
     """The document, its snapshot and path, and the identifier under the cursor."""
-    ctx = document_context(server, uri)
+    ctx = view.document(uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None or not ctx.settings.navigation:
         return None
     offset = convert.to_offset(ctx.source, position, ctx.encoding)
@@ -42,29 +42,26 @@ def _target(
     return ctx, ctx.snapshot, ctx.rel, occ
 
 
-def definition(server: GemstackServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-    found = _target(server, params.text_document.uri, params.position)
+def definition(view: RequestView, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+    found = _target(view, params.text_document.uri, params.position)
     if found is None:
         return None
     ctx, snapshot, rel, occ = found
-    server.stats["definition"] += 1
     return _locations(ctx, snapshot, ide.definitions(snapshot, rel, occ))
 
 
-def references(server: GemstackServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-    found = _target(server, params.text_document.uri, params.position)
+def references(view: RequestView, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
+    found = _target(view, params.text_document.uri, params.position)
     if found is None:
         return None
     ctx, snapshot, rel, occ = found
-    server.stats["references"] += 1
     return _locations(ctx, snapshot, ide.references(snapshot, rel, occ, params.context.include_declaration))
 
 
-def document_link(server: GemstackServer, params: lsp.DocumentLinkParams) -> list[lsp.DocumentLink] | None:
-    ctx = document_context(server, params.text_document.uri)
+def document_link(view: RequestView, params: lsp.DocumentLinkParams) -> list[lsp.DocumentLink] | None:
+    ctx = view.document(params.text_document.uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None or not ctx.settings.navigation:
         return None
-    server.stats["documentLink"] += 1
     root = ctx.snapshot.root
     return [
         lsp.DocumentLink(
@@ -81,12 +78,9 @@ def document_link(server: GemstackServer, params: lsp.DocumentLinkParams) -> lis
 WORKSPACE_SYMBOL_LIMIT = 256
 
 
-def workspace_symbol(server: GemstackServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
-    session = server.session
-    encoding = session.encoding
-    view = current_view() or take_view(server, lsp.WORKSPACE_SYMBOL, params)
+def workspace_symbol(view: RequestView, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
+    encoding = view.encoding
     uris = view.open_uris
-    server.stats["workspaceSymbol"] += 1
     out: list[lsp.SymbolInformation] = []
     for root in view.roots:
         if not view.root_settings[root].navigation or len(out) >= WORKSPACE_SYMBOL_LIMIT:
@@ -111,4 +105,4 @@ def register(server: GemstackServer) -> None:
     request(server, lsp.TEXT_DOCUMENT_DEFINITION)(definition)
     request(server, lsp.TEXT_DOCUMENT_REFERENCES)(references)
     request(server, lsp.TEXT_DOCUMENT_DOCUMENT_LINK)(document_link)
-    request(server, lsp.WORKSPACE_SYMBOL)(workspace_symbol)
+    request(server, lsp.WORKSPACE_SYMBOL, stat="workspaceSymbol")(workspace_symbol)

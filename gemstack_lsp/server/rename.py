@@ -36,7 +36,7 @@ from gemstack_lsp.core.i18n import ui
 from gemstack_lsp.ide.rename import RenamePlan, RenameRefused, plan_rename, prepare_rename
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.commands import CommandError, localized_error
-from gemstack_lsp.server.context import DocumentContext, document_context
+from gemstack_lsp.server.context import DocumentContext, RequestView, take_view
 from gemstack_lsp.server.requests import RequestRefused, request
 from gemstack_lsp.server.wording import RENAME_FROZEN_COMMAND, rename_anyway
 
@@ -50,14 +50,8 @@ FROZEN_ANNOTATION = "gemstack.frozen"
 RENAME_ANNOTATION = "gemstack.rename"
 
 
-def _annotations_supported(server: GemstackServer) -> bool:
-    caps = server.client_capabilities
-    wse = caps.workspace.workspace_edit if caps.workspace else None
-    return bool(wse and wse.document_changes and wse.change_annotation_support is not None)
-
-
-def _context(server: GemstackServer, uri: str) -> DocumentContext:
-    ctx = document_context(server, uri)
+def _context(view: RequestView, uri: str) -> DocumentContext:
+    ctx = view.document(uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None:
         raise RequestRefused("Rename works on the documents of a Gemstack repository.")
     if not ctx.settings.rename:
@@ -65,12 +59,9 @@ def _context(server: GemstackServer, uri: str) -> DocumentContext:
     return ctx
 
 
-def prepare_rename_request(
-    server: GemstackServer, params: lsp.PrepareRenameParams
-) -> lsp.PrepareRenamePlaceholder | None:
-    ctx = _context(server, params.text_document.uri)
+def prepare_rename_request(view: RequestView, params: lsp.PrepareRenameParams) -> lsp.PrepareRenamePlaceholder | None:
+    ctx = _context(view, params.text_document.uri)
     assert ctx.snapshot is not None and ctx.rel is not None
-    server.stats["prepareRename"] += 1
     offset = convert.to_offset(ctx.source, params.position, ctx.encoding)
     try:
         target = prepare_rename(ctx.snapshot, ctx.rel, offset)
@@ -162,16 +153,15 @@ def workspace_edit(
     return lsp.WorkspaceEdit(document_changes=ops, change_annotations=annotations)
 
 
-def rename_request(server: GemstackServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
-    ctx = _context(server, params.text_document.uri)
-    server.stats["rename"] += 1
-    annotate = _annotations_supported(server)
-    plan = _plan(ctx, params.position, params.new_name, annotate, server.session.client.name)
+def rename_request(view: RequestView, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+    ctx = _context(view, params.text_document.uri)
+    annotate = view.client.change_annotations
+    plan = _plan(ctx, params.position, params.new_name, annotate, view.client.name)
     if plan is None:
         return None
     assert ctx.snapshot is not None
-    versions = server.session.versions(ctx.snapshot.root)
-    return workspace_edit(ctx, plan, versions, server.session.client.document_changes, annotate and bool(plan.frozen))
+    versions = dict(view.root_versions.get(ctx.snapshot.root, {}))
+    return workspace_edit(ctx, plan, versions, view.client.document_changes, annotate and bool(plan.frozen))
 
 
 def _position(raw: Any) -> lsp.Position:
@@ -185,17 +175,18 @@ def _position(raw: Any) -> lsp.Position:
 
 
 def _frozen_edit(
-    server: GemstackServer, uri: str, position: lsp.Position, new_name: str
+    view: RequestView, uri: str, position: lsp.Position, new_name: str
 ) -> tuple[RenamePlan, lsp.WorkspaceEdit]:
-    """The plan and edit of the command (on a worker thread: it reads the repository index)."""
+    """The plan and edit of the command (on a worker thread, from the view taken on the loop:
+    it reads the repository index)."""
     try:
-        ctx = _context(server, uri)
+        ctx = _context(view, uri)
         plan = _plan(ctx, position, new_name, allow_frozen=True)
         if plan is None:
             raise RequestRefused("there is no contract, test, task, action or provider id there")
         assert ctx.snapshot is not None
-        versions = server.session.versions(ctx.snapshot.root)
-        return plan, workspace_edit(ctx, plan, versions, server.session.client.document_changes, annotate=False)
+        versions = dict(view.root_versions.get(ctx.snapshot.root, {}))
+        return plan, workspace_edit(ctx, plan, versions, view.client.document_changes, annotate=False)
     except RequestRefused as exc:
         raise CommandError(f"{RENAME_FROZEN}: {exc}") from None
 
@@ -205,11 +196,12 @@ async def rename_frozen(server: GemstackServer, *args: Any) -> dict[str, Any]:
     if len(args) != 3 or not isinstance(args[0], str) or not isinstance(args[2], str):
         raise CommandError(f"{RENAME_FROZEN} takes [uri, {{line, character}}, newName]")
     uri, position, new_name = args[0], _position(args[1]), args[2]
-    if not server.session.client.apply_edit:
+    view = take_view(server, RENAME_FROZEN, {"uri": uri})
+    if not view.client.apply_edit:
         raise CommandError(f"{RENAME_FROZEN}: this editor cannot apply a workspace edit the server sends")
     loop = asyncio.get_running_loop()
-    plan, edit = await loop.run_in_executor(server.request_executor, _frozen_edit, server, uri, position, new_name)
-    language = server.session.language
+    plan, edit = await loop.run_in_executor(server.request_executor, _frozen_edit, view, uri, position, new_name)
+    language = view.language
     old, new = plan.target.value, plan.new_name
     if not plan.edits:
         return {"applied": False, "edits": 0, "frozen": [], "message": ui("rename.same_name", language, name=old)}

@@ -2,11 +2,12 @@
 cancelled when an edit outdates them, and always answered.
 
 ``request(server, METHOD, options)`` registers a plain synchronous handler
-``fn(server, params) -> result``. When the request is dispatched, on the event loop and before
+``fn(view, params) -> result``. When the request is dispatched, on the event loop and before
 any later message is applied, its ``RequestView`` is taken (``context.take_view``: the
 snapshots, the named document, settings, versions); the handler then runs on a worker with
-that view installed, never on the event loop, so an edit is applied (and its diagnostics
-published) while a hover or a workspace symbol search is computed.
+that view as its argument (it never sees the server), never on the event loop, so an edit is
+applied (and its diagnostics published) while a hover or a workspace symbol search is
+computed.
 
 Two lanes: background requests (``BACKGROUND``: workspace symbols, references, rename,
 workspace diagnostics, commands) run on their own worker, so a hover or a completion never
@@ -42,7 +43,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 
 from gemstack_lsp.core.i18n import REFUSAL, Language, localize, ui
 from gemstack_lsp.host.cancel import Cancelled, cancellation
-from gemstack_lsp.server.context import RequestView, installed, take_view
+from gemstack_lsp.server.context import RequestView, take_view
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
@@ -52,7 +53,8 @@ log = logging.getLogger(__name__)
 P = TypeVar("P")
 R = TypeVar("R")
 
-Handler = Callable[["GemstackServer", P], R]
+#: A request handler: a function of the request's view and its params, never of the server.
+Handler = Callable[[RequestView, P], R]
 
 #: LSP's RequestFailed: the request was valid but the server could not answer it.
 REQUEST_FAILED = -32803
@@ -158,11 +160,11 @@ def dispatch(server: GemstackServer, method: str, params: Any) -> None:
         _TAKEN.set(server.inflight.add(method, take_view(server, method, params)))
 
 
-def _run(token: threading.Event, view: RequestView, fn: Handler[P, R], server: GemstackServer, params: P) -> R:
+def _run(token: threading.Event, view: RequestView, fn: Handler[P, R], params: P) -> R:
     if token.is_set():
         raise Cancelled()  # outdated or cancelled while it waited in the queue
-    with cancellation(token), installed(view):
-        return fn(server, params)
+    with cancellation(token):
+        return fn(view, params)
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
@@ -170,13 +172,19 @@ def _consume(future: asyncio.Future[Any]) -> None:
         future.exception()  # an answer nobody waits for any more (outdated): not an error
 
 
-def request(server: GemstackServer, method: str, options: Any = None) -> Callable[[Handler[P, R]], Handler[P, R]]:
-    """Register ``fn`` for ``method``; it runs off the event loop (see the module docstring)."""
+def request(
+    server: GemstackServer, method: str, options: Any = None, *, stat: str | None = None
+) -> Callable[[Handler[P, R]], Handler[P, R]]:
+    """Register ``fn`` for ``method``; it runs off the event loop (see the module docstring).
+    Each answer it computes is counted on the loop in ``server.stats[stat]`` (default: the
+    method's last segment, ``hover`` for ``textDocument/hover``)."""
 
-    server.view_methods.add(method)
     background = method in BACKGROUND
+    counted = stat or method.rsplit("/", 1)[-1]
 
     def register(fn: Handler[P, R]) -> Handler[P, R]:
+        server.view_methods[method] = fn
+
         @server.feature(method, options)
         async def handler(params: P) -> R:
             taken = _TAKEN.get()
@@ -184,7 +192,9 @@ def request(server: GemstackServer, method: str, options: Any = None) -> Callabl
                 taken if taken is not None else server.inflight.add(method, take_view(server, method, params))
             )
             try:
-                return await _answer(pending, fn, params)
+                result = await _answer(pending, fn, params)
+                server.stats[counted] += 1  # on the loop: an answer computed
+                return result
             finally:
                 server.inflight.remove(key)
 
@@ -196,7 +206,7 @@ def request(server: GemstackServer, method: str, options: Any = None) -> Callabl
             token = pending.token
             loop = asyncio.get_running_loop()
             executor = server.background_executor if background else server.request_executor
-            future: asyncio.Future[R] = loop.run_in_executor(executor, _run, token, pending.view, fn, server, params)
+            future: asyncio.Future[R] = loop.run_in_executor(executor, _run, token, pending.view, fn, params)
             future.add_done_callback(_consume)
             waited: set[asyncio.Future[Any]] = {future, pending.outdated}
             try:

@@ -9,18 +9,17 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.ide.selection import selection_chains
 from gemstack_lsp.server import convert, convert_authoring
-from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.context import RequestView
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
     from gemstack_lsp.server.server import GemstackServer
 
 
-def selection_range(server: GemstackServer, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange] | None:
-    ctx = document_context(server, params.text_document.uri)
+def selection_range(view: RequestView, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange] | None:
+    ctx = view.document(params.text_document.uri)
     if ctx is None or ctx.snapshot is None or ctx.rel is None:
         return None
-    server.stats["selectionRange"] += 1
     offsets = [convert.to_offset(ctx.source, p, ctx.encoding) for p in params.positions]
     chains = selection_chains(ctx.snapshot, ctx.rel, offsets)
     return convert_authoring.to_selection_ranges(chains, ctx.source, ctx.encoding, params.positions)

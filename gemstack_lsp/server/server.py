@@ -36,12 +36,11 @@ from pygls.protocol.language_server import lsp_method
 
 from gemstack_lsp import __version__
 from gemstack_lsp.core.printable import printable
-from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server import convert, requests
-from gemstack_lsp.server.context import current_view
 from gemstack_lsp.server.diagnostics import Diagnostics
 from gemstack_lsp.server.requests import RequestFailed
 from gemstack_lsp.server.session import Session
+from gemstack_lsp.server.token_results import TokenResults
 from gemstack_lsp.uris import uri_to_path
 
 log = logging.getLogger(__name__)
@@ -257,28 +256,13 @@ class GemstackServer(LanguageServer):
         #: latency-sensitive lane and the background lane (workspace symbols, references, ...).
         self.request_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-request")
         self.background_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-background")
-        #: The methods registered with ``requests.request`` (their views are taken at dispatch).
-        self.view_methods: set[str] = set()
+        #: The methods registered with ``requests.request`` (their views are taken at dispatch),
+        #: and their handlers.
+        self.view_methods: dict[str, Any] = {}
         #: The requests dispatched and not yet answered (an edit outdates them).
         self.inflight = requests.InFlight()
-
-    def snapshot_for(self, uri: str) -> tuple[Snapshot, str] | None:
-        """The snapshot of the repository holding ``uri`` and the document's repository-relative
-        path; ``None`` outside every Gemstack repository. Inside a request: as of its view."""
-        view = current_view()
-        if view is not None and uri in view.located:
-            _, root, rel = view.located[uri]
-            if root is None or rel is None or root not in view.snapshots:
-                return None
-            return view.snapshots[root], rel
-        doc = self.session.documents.get(uri)
-        if doc is not None:
-            root, rel = doc.root, doc.rel
-        else:
-            _, root, rel = self.session.locate(uri)
-        if root is None or rel is None:
-            return None
-        return self.session.snapshot_of(root), rel
+        #: The last semantic-token answer of each document (for deltas; handed to requests).
+        self.token_results = TokenResults()
 
     def settings_changed(self, folder_uri: str | None) -> None:
         """New settings for a folder (``None``: the defaults): analyse what they cover again."""

@@ -118,6 +118,8 @@ class ClientFeatures:
     code_lens_refresh: bool = False
     #: Workspace edits may carry snippet text edits (LSP 3.18 ``snippetEditSupport``).
     snippet_edits: bool = False
+    #: Workspace edits may carry change annotations (a rename through a frozen phase asks first).
+    change_annotations: bool = False
     #: The client's name from ``initialize`` (``clientInfo.name``; "" when it sent none).
     name: str = ""
 
@@ -138,6 +140,7 @@ class ClientFeatures:
             work_done_progress=bool(win and win.work_done_progress),
             apply_edit=bool(ws and ws.apply_edit),
             document_changes=bool(wse and wse.document_changes),
+            change_annotations=bool(wse and wse.document_changes and wse.change_annotation_support is not None),
             create_files=bool(
                 wse
                 and wse.document_changes

@@ -8,7 +8,7 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp import ide
 from gemstack_lsp.server import convert_ide
-from gemstack_lsp.server.context import document_context
+from gemstack_lsp.server.context import RequestView
 from gemstack_lsp.server.requests import request
 
 if TYPE_CHECKING:
@@ -16,13 +16,12 @@ if TYPE_CHECKING:
 
 
 def document_symbol(
-    server: GemstackServer, params: lsp.DocumentSymbolParams
+    view: RequestView, params: lsp.DocumentSymbolParams
 ) -> list[lsp.DocumentSymbol] | list[lsp.SymbolInformation] | None:
     uri = params.text_document.uri
-    ctx = document_context(server, uri)
+    ctx = view.document(uri)
     if ctx is None or not ctx.settings.navigation:
         return None
-    server.stats["documentSymbol"] += 1
     if ctx.snapshot is not None and ctx.rel is not None:
         items = ide.document_outline(ctx.snapshot, ctx.rel)
     else:

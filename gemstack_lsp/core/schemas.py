@@ -155,7 +155,10 @@ def available_schemas() -> list[str]:
 
 
 def ref_target(root: Mapping[str, Any], ref: str) -> Any:
-    """The value a local ``$ref`` (``#/...``) points at in ``root``; ``None`` when it points nowhere."""
+    """The value a local ``$ref`` (``#`` or ``#/...``) points at in ``root``; ``None`` when it
+    points nowhere."""
+    if ref == "#":
+        return root
     if not ref.startswith("#/"):
         return None
     target: Any = root

@@ -1,7 +1,7 @@
 """The JSON Schemas' titles and descriptions in Spanish (issue 18, item 7): every one has its
 Spanish (``core/i18n_es_schemas.py``), the overlay changes nothing but those texts, and the
-one schema walker (hover's ``describe``, completion's ``schemas_at``) reads them in the
-language asked for, English by default."""
+one schema walker (``schemas_at``, read by hover's ``describe`` and by completion) reads them
+in the language asked for, English by default."""
 
 from __future__ import annotations
 

@@ -1,22 +1,23 @@
 """Hover and completion read one schema walker (``core.schemas.schemas_at``), so what a key's
 hover says and what completion documents for the same key are the same text.
 
-Two kinds of test. Fixtures (``tests/ide/authoring/schema_walker/<case>.fixture``, a cursor
-``$0`` right after the opening quote of a key, or in a value slot) render the hover and the
-completions at the cursor (``UPDATE_EXPECT=1`` rewrites the ``.expect``); the cases are the ones
-where the two walkers used to disagree:
+Fixtures (``tests/ide/authoring/schema_walker/<case>.fixture``: a cursor ``$0`` right after the
+opening quote of a key, or in a value slot) render the hover and the completions at the cursor
+(``UPDATE_EXPECT=1`` rewrites the ``.expect``), for the cases the former walkers (hover's path
+walk, completion's own) handled differently:
 
 - a ``$ref`` with its own title and description (spec-delta ``added``, ``modified``,
   ``removed.contracts``): hover showed the target's (``Changes``, ``Removals``), completion the
   property's own;
-- ``anyOf`` alternatives (test bindings: ``test_id`` or ``id``): completion called both keys
-  required, even when the item already had one of them;
+- ``anyOf`` alternatives (test bindings: ``test_id`` or ``id``): completion spread every
+  alternative, so both keys were required even in an item that already had one of them;
 - ``if``/``then`` decided by the item (closure gates, contract values), and
   ``additionalProperties`` (a ledger's providers).
 
-And a property over every Gemstack block and JSON file of the example and reference
-repositories: for each key, the completion offered at that key (the member being typed) carries
-the hover's title and description.
+And a property: at every key of one generated document per block kind and Gemstack JSON file
+(every member its schema names), and of every Gemstack block and JSON file of the reference
+repository and the demo, the completion offered there (the member being typed) documents the
+hover's title and description.
 """
 
 from __future__ import annotations

@@ -2,13 +2,13 @@
 
 Schemas are package data read through ``importlib.resources`` (no file-system path is
 assumed), parsed once and cached. Which file describes which block kind or Gemstack JSON file is
-``core.kinds``'s concern. Two views walk a schema along a key path (object keys and array
-indexes) through local ``$ref``, ``allOf``/``anyOf``/``oneOf`` and ``if``/``then``/``else``:
+``core.kinds``'s concern.
 
-- ``subschema``/``describe``: the one subschema at a path, for the ``title`` and ``description``
-  hover shows (every ``then`` and ``else`` is a candidate; the first branch naming the key wins);
-- ``schemas_at``: every subschema that applies at a path, ``if`` conditions decided by what is
-  typed so far, for completion's keys, values and documentation.
+One walker reads them for the editor: ``schemas_at`` gives every subschema that applies to the
+value at a key path (object keys and array indexes) of a JSON document, possibly partial,
+following local ``$ref``, ``allOf``/``anyOf``/``oneOf`` and ``if``/``then``/``else`` (decided by
+the document where it has a value). Hover's ``describe`` and completion's keys, values and
+documentation are read from what it gives (``annotation``), so both see the same subschemas.
 
 Language: the schema files are English. ``localized_schema(name, "es")`` is the same schema with
 every ``title`` and ``description`` (those of a subschema, found by ``text_annotations``) replaced by
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject
+from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, to_python_within
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.i18n import Language
@@ -154,12 +154,11 @@ def available_schemas() -> list[str]:
     return sorted(p.name for p in resources.files(_PACKAGE).iterdir() if p.name.endswith(_SUFFIX))
 
 
-#: The keywords whose subschemas all apply alongside the schema holding them.
-_COMBINERS = ("allOf", "anyOf", "oneOf")
-
-
 def ref_target(root: Mapping[str, Any], ref: str) -> Any:
-    """The value a local ``$ref`` (``#/...``) points at in ``root``; ``None`` when it points nowhere."""
+    """The value a local ``$ref`` (``#`` or ``#/...``) points at in ``root``; ``None`` when it
+    points nowhere."""
+    if ref == "#":
+        return root
     if not ref.startswith("#/"):
         return None
     target: Any = root
@@ -171,150 +170,124 @@ def ref_target(root: Mapping[str, Any], ref: str) -> Any:
     return target
 
 
-def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
-    seen = 0
-    while isinstance(node.get("$ref"), str) and seen < 16:
-        target = ref_target(root, node["$ref"])
-        if not isinstance(target, Mapping):
-            return node
-        node = target
-        seen += 1
-    return node
-
-
-def _branches(root: Mapping[str, Any], node: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    """The node and every subschema that applies alongside it."""
-    node = _resolve(root, node)
-    yield node
-    for key in _COMBINERS:
-        for sub in node.get(key, ()) or ():
-            if isinstance(sub, Mapping):
-                yield from _branches(root, sub)
-    for key in ("then", "else"):
-        sub = node.get(key)
-        if isinstance(sub, Mapping):
-            yield from _branches(root, sub)
-
-
-def _step(root: Mapping[str, Any], node: Mapping[str, Any], key: str | int) -> Mapping[str, Any] | None:
-    for branch in _branches(root, node):
-        if isinstance(key, int):
-            prefix = branch.get("prefixItems")
-            if isinstance(prefix, Sequence) and key < len(prefix) and isinstance(prefix[key], Mapping):
-                return _resolve(root, prefix[key])
-            items = branch.get("items")
-            if isinstance(items, Mapping):
-                return _resolve(root, items)
-        else:
-            props = branch.get("properties")
-            if isinstance(props, Mapping) and isinstance(props.get(key), Mapping):
-                return _resolve(root, props[key])
-            additional = branch.get("additionalProperties")
-            if isinstance(additional, Mapping):
-                return _resolve(root, additional)
-    return None
-
-
-def subschema(schema_name: str, key_path: Sequence[str | int], language: Language = "en") -> Mapping[str, Any] | None:
-    """The subschema that describes the value at ``key_path`` (``None`` when the schema has none),
-    its annotations in ``language``."""
-    try:
-        root = localized_schema(schema_name, language)
-    except (FileNotFoundError, OSError, ValueError):
-        return None
-    node: Mapping[str, Any] = _resolve(root, root)
-    for key in key_path:
-        nxt = _step(root, node, key)
-        if nxt is None:
-            return None
-        node = nxt
-    return node
-
-
-def describe(schema_name: str, key_path: Sequence[str | int], language: Language = "en") -> tuple[str, str] | None:
-    """The (title, description) the schema gives the value at ``key_path``, in ``language``, for hover."""
-    node = subschema(schema_name, key_path, language)
-    if node is None:
-        return None
-    title = node.get("title")
-    description = node.get("description")
-    if not isinstance(title, str) and not isinstance(description, str):
-        return None
-    return (title if isinstance(title, str) else "", description if isinstance(description, str) else "")
-
-
 # ---------------------------------------------------------------------------------------------
-# Every subschema that applies (completion)
+# The schema walker (hover and completion)
 
-#: An instance not seen (``if`` conditions are then left undecided).
-UNKNOWN: Any = object()
+#: Validators of whole schemas, by the identity of the schema (kept alive by the entry).
+_VALIDATORS: dict[int, tuple[Mapping[str, Any], Any]] = {}
+#: The most subschemas one step expands to (a guard against pathological schemas).
+_MAX_APPLICABLE = 256
 
 
-def _matches(condition: Mapping[str, Any], instance: Any, root: Mapping[str, Any]) -> bool:
-    """Whether ``instance`` (what is typed so far) satisfies an ``if`` subschema."""
-    try:
-        schema = dict(condition)
-        if "$defs" in root and "$defs" not in schema:
-            schema["$defs"] = root["$defs"]
+def _validator(root: Mapping[str, Any]) -> Any:
+    entry = _VALIDATORS.get(id(root))
+    if entry is None or entry[0] is not root:
         import jsonschema  # imported on first use (start-up does not pay for it)
 
-        return bool(jsonschema.Draft202012Validator(schema).is_valid(instance))
-    except Exception:
-        return False
+        cls = jsonschema.validators.validator_for(root, default=jsonschema.Draft202012Validator)
+        entry = (root, cls(root))
+        if len(_VALIDATORS) >= 64:
+            _VALIDATORS.clear()
+        _VALIDATORS[id(root)] = entry
+    return entry[1]
 
 
-def applicable(schema: Any, root: Mapping[str, Any], instance: Any = UNKNOWN) -> list[Mapping[str, Any]]:
-    """A schema with its local ``$ref`` followed, its ``allOf``/``anyOf``/``oneOf`` branches spread,
-    and the ``then`` or ``else`` of an ``if`` that the instance typed so far decides."""
+class _Instance:
+    """The value at one path of the document, converted to plain Python only when a condition
+    needs it; ``known`` is False where the document has nothing (yet)."""
+
+    def __init__(self, node: JsonNode | None) -> None:
+        self.node = node
+        self.known = node is not None
+        self._value: Any = None
+        self._converted = False
+
+    def valid(self, root: Mapping[str, Any], schema: Mapping[str, Any]) -> bool | None:
+        """Whether the value satisfies ``schema`` (a subschema of ``root``, whose local ``$ref``
+        it may use); ``None`` when that cannot be told (no value, an unresolvable reference)."""
+        if self.node is None:
+            return None
+        if not self._converted:
+            self._value = to_python_within(self.node)
+            self._converted = True
+        try:
+            return bool(_validator(root).evolve(schema=schema).is_valid(self._value))
+        except Exception:
+            return None
+
+
+def _alternatives(branches: list[Any], root: Mapping[str, Any], instance: _Instance) -> list[Any]:
+    """The ``anyOf``/``oneOf`` branches that may apply: those the value satisfies, or every one
+    when the value is unknown or satisfies none (a document being typed is rarely valid yet)."""
+    if not instance.known:
+        return branches
+    kept = [b for b in branches if not isinstance(b, Mapping) or instance.valid(root, b) is not False]
+    return kept or branches
+
+
+def _applicable(schemas: Iterable[Any], root: Mapping[str, Any], instance: _Instance) -> list[Mapping[str, Any]]:
+    """``schemas`` and every subschema that applies alongside them to the value, in document
+    order (a schema before its ``$ref`` target, then ``allOf``, ``anyOf``, ``oneOf`` and the
+    ``then``/``else`` of its ``if``), each once."""
     out: list[Mapping[str, Any]] = []
-    todo = [schema]
-    seen = 0
-    while todo and seen < 64:
-        seen += 1
-        s = todo.pop()
-        if not isinstance(s, Mapping):
+    seen: set[int] = set()
+    stack = list(schemas)[::-1]
+    while stack and len(out) < _MAX_APPLICABLE:
+        s = stack.pop()
+        if not isinstance(s, Mapping) or id(s) in seen:
             continue
-        ref = s.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/"):
-            todo.append(ref_target(root, ref))
+        seen.add(id(s))
         out.append(s)
-        for key in _COMBINERS:
+        nested: list[Any] = []
+        ref = s.get("$ref")
+        if isinstance(ref, str):
+            nested.append(ref_target(root, ref))
+        all_of = s.get("allOf")
+        if isinstance(all_of, list):
+            nested.extend(all_of)
+        for key in ("anyOf", "oneOf"):
             branches = s.get(key)
             if isinstance(branches, list):
-                todo.extend(branches)
+                nested.extend(_alternatives(branches, root, instance))
         condition = s.get("if")
-        if isinstance(condition, Mapping) and instance is not UNKNOWN:
-            branch = s.get("then") if _matches(condition, instance, root) else s.get("else")
-            if isinstance(branch, Mapping):
-                todo.append(branch)
+        if isinstance(condition, Mapping):
+            holds = instance.valid(root, condition)
+            if holds is not False:
+                nested.append(s.get("then"))
+            if holds is not True:
+                nested.append(s.get("else"))
+        stack.extend(reversed(nested))
     return out
 
 
-def _child(
-    schemas: list[Mapping[str, Any]], step: str | int, root: Mapping[str, Any], instance: Any = UNKNOWN
-) -> list[Mapping[str, Any]]:
-    out: list[Mapping[str, Any]] = []
+def _children(schemas: list[Mapping[str, Any]], step: str | int) -> list[Any]:
+    """The subschemas the ``schemas`` of a container give its member ``step``."""
+    out: list[Any] = []
     for s in schemas:
         if isinstance(step, int):
             prefix = s.get("prefixItems")
             if isinstance(prefix, list) and step < len(prefix):
-                out.extend(applicable(prefix[step], root, instance))
+                out.append(prefix[step])
             elif isinstance(s.get("items"), Mapping):
-                out.extend(applicable(s["items"], root, instance))
+                out.append(s["items"])
             continue
         props = s.get("properties")
+        named = False
         if isinstance(props, Mapping) and step in props:
-            out.extend(applicable(props[step], root, instance))
-            continue
+            out.append(props[step])
+            named = True
         patterns = s.get("patternProperties")
-        matched = False
         if isinstance(patterns, Mapping):
             for pattern, sub in patterns.items():
-                if re.search(pattern, step):
-                    out.extend(applicable(sub, root, instance))
-                    matched = True
-        if not matched and isinstance(s.get("additionalProperties"), Mapping):
-            out.extend(applicable(s["additionalProperties"], root, instance))
+                try:
+                    found = re.search(pattern, step) is not None
+                except re.error:
+                    continue
+                if found:
+                    out.append(sub)
+                    named = True
+        if not named and isinstance(s.get("additionalProperties"), Mapping):
+            out.append(s["additionalProperties"])
     return out
 
 
@@ -326,19 +299,51 @@ def _node_step(node: JsonNode | None, step: str | int) -> JsonNode | None:
     return None
 
 
-def _value(node: JsonNode | None) -> Any:
-    return node.to_python() if node is not None else UNKNOWN
-
-
 def schemas_at(
     schema: Mapping[str, Any], path: Iterable[str | int], tree: JsonNode | None = None
 ) -> list[Mapping[str, Any]]:
-    """The subschemas that apply at ``path``, ``if`` conditions decided by the partial ``tree``."""
+    """Every subschema of ``schema`` that applies to the value at ``path`` (object keys and array
+    indexes) of the document ``tree``: the schema walker hover and completion both read.
+
+    Local ``$ref`` are followed, ``allOf`` spread, and ``properties``, ``patternProperties``,
+    ``additionalProperties``, ``prefixItems`` and ``items`` give a member its subschemas. Where
+    the (possibly partial) tree has a value, it decides: an ``if`` selects its ``then`` or its
+    ``else``, and ``anyOf``/``oneOf`` keep the branches the value satisfies (all of them when it
+    satisfies none). Where the tree has no value (a key not typed yet, no tree at all), every
+    branch applies. The order is the schema's own, outer first: the first ``title`` or
+    ``description`` met is the closest one (``annotation``).
+    """
     node = tree
-    current = applicable(schema, schema, _value(node))
+    current = _applicable([schema], schema, _Instance(node))
     for step in path:
-        node = _node_step(node, step)
-        current = _child(current, step, schema, _value(node))
         if not current:
             break
+        node = _node_step(node, step)
+        current = _applicable(_children(current, step), schema, _Instance(node))
     return current
+
+
+def annotation(schemas: Iterable[Mapping[str, Any]]) -> tuple[str, str] | None:
+    """The (title, description) of a value whose applicable subschemas are ``schemas`` (in
+    ``schemas_at``'s order): the first of each met, ``""`` for one missing; ``None`` for neither."""
+    title = description = None
+    for s in schemas:
+        if title is None and isinstance(s.get("title"), str):
+            title = s["title"]
+        if description is None and isinstance(s.get("description"), str):
+            description = s["description"]
+    if title is None and description is None:
+        return None
+    return (title or "", description or "")
+
+
+def describe(
+    schema_name: str, key_path: Sequence[str | int], language: Language = "en", tree: JsonNode | None = None
+) -> tuple[str, str] | None:
+    """The (title, description) the schema called ``schema_name`` gives the value at ``key_path``
+    of the document ``tree`` (every branch when there is none), in ``language``, for hover."""
+    try:
+        root = localized_schema(schema_name, language)
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+    return annotation(schemas_at(root, key_path, tree))

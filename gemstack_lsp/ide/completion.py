@@ -30,7 +30,7 @@ from gemstack_lsp.core import kinds
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
-from gemstack_lsp.core.schemas import applicable, localized_schema, schemas_at
+from gemstack_lsp.core.schemas import annotation, localized_schema, schemas_at
 from gemstack_lsp.core.tasks import COMMENT_KINDS, parse_tasks
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.host import Snapshot
@@ -151,30 +151,26 @@ def schema_for_file(path: str, language: Language = "en") -> dict[str, Any] | No
     return _schema(name, language) if name else None
 
 
-def _describe(s: Mapping[str, Any]) -> str | None:
-    title = s.get("title")
-    description = s.get("description")
-    if isinstance(title, str) and isinstance(description, str):
+def _describe(schemas: list[Mapping[str, Any]]) -> str | None:
+    """The documentation of a value whose applicable subschemas are ``schemas`` (the title and
+    description hover shows for it)."""
+    found = annotation(schemas)
+    if found is None:
+        return None
+    title, description = found
+    if title and description:
         return f"**{title}**\n\n{description}"
-    if isinstance(description, str):
-        return description
-    return title if isinstance(title, str) else None
+    return description or title
 
 
-def _properties(schemas: list[Mapping[str, Any]], root: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    props: dict[str, Mapping[str, Any]] = {}
+def _property_names(schemas: list[Mapping[str, Any]]) -> list[str]:
+    """The keys the ``properties`` of an object's subschemas name, in schema order."""
+    names: dict[str, None] = {}
     for s in schemas:
         p = s.get("properties")
         if isinstance(p, Mapping):
-            for name, sub in p.items():
-                if name not in props:
-                    resolved = applicable(sub, root)
-                    props[name] = resolved[0] if resolved else {}
-                    merged: dict[str, Any] = {}
-                    for r in reversed(resolved):
-                        merged.update(r)
-                    props[name] = merged
-    return props
+            names.update(dict.fromkeys(p))
+    return list(names)
 
 
 def _enum_values(schemas: list[Mapping[str, Any]]) -> list[Any]:
@@ -256,9 +252,10 @@ def _json_candidates(
         obj_path = loc.path if loc.node is None else loc.path[:-1]
         obj_schemas = schemas_at(schema, obj_path, prefix_result.value) if schema else []
         required = _required(obj_schemas)
-        for name, sub in _properties(obj_schemas, schema or {}).items():
+        for name in _property_names(obj_schemas):
             if name in present:
                 continue
+            key_schemas = schemas_at(schema, (*obj_path, name), prefix_result.value) if schema else []
             literal = json.dumps(name)
             span, insert, filter_text = (token, f"{literal}: ", name) if inside is None else inside.edit(literal, ": ")
             out.append(
@@ -268,7 +265,7 @@ def _json_candidates(
                     span,
                     insert,
                     detail=("required" if name in required else "optional"),
-                    documentation=_describe(sub),
+                    documentation=_describe(key_schemas),
                     filter=filter_text,
                 )
             )
@@ -282,6 +279,7 @@ def _json_candidates(
         out.append(_snippet(label, body, token, indent, block_kind))
         return out
     seen: set[str] = set()
+    title = (annotation(schemas) or ("", ""))[0]
     for value in _enum_values(schemas):
         text_value = json.dumps(value)
         if text_value in seen or (inside is not None and not isinstance(value, str)):
@@ -296,8 +294,8 @@ def _json_candidates(
                 "value",
                 span,
                 insert,
-                detail=_schema_title(schemas),
-                documentation=_describe(schemas[0]) if schemas else None,
+                detail=title or None,
+                documentation=_describe(schemas),
                 filter=filter_text,
             )
         )
@@ -357,14 +355,6 @@ def _inside_string(text: str, token: Span, offset: int) -> _InsideString:
     start = token.start + 1
     closed = token.end > offset and text[token.end - 1] == '"'
     return _InsideString(Span(start, token.end - 1 if closed else token.end), closed)
-
-
-def _schema_title(schemas: list[Mapping[str, Any]]) -> str | None:
-    for s in schemas:
-        t = s.get("title")
-        if isinstance(t, str):
-            return t
-    return None
 
 
 def _dynamic_ids(

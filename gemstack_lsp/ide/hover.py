@@ -390,7 +390,8 @@ def action_section(ctx: HoverContext) -> str | None:
 
 def key_section(ctx: HoverContext) -> str | None:
     """A key of a Gemstack block or JSON artifact: its schema's title and description (in the
-    hover's language)."""
+    hover's language), from the subschemas that apply to the document as it is (the walker
+    completion reads too)."""
     from gemstack_lsp.core import jsonspan, kinds, schemas
 
     root: Any = None
@@ -410,7 +411,7 @@ def key_section(ctx: HoverContext) -> str | None:
     where = jsonspan.locate(root, ctx.offset)
     if not where.is_key or where.node is None or not where.path:
         return None
-    described = schemas.describe(schema, where.path, ctx.language)
+    described = schemas.describe(schema, where.path, ctx.language, root)
     schema = schema.removesuffix(".schema.json")
     if described is None:
         return None

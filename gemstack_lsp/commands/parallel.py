@@ -12,9 +12,11 @@ starting processes would cost more than it saves.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import gc
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.rules import UnitResult
@@ -30,6 +32,31 @@ BATCHES_PER_WORKER = 4
 Computed = tuple[str, UnitResult, frozenset[str]]
 
 _WORKER_HOSTS: dict[str, AnalysisHost] = {}
+
+
+#: The cyclic collector's thresholds while ``check`` analyses (see ``few_collections``).
+ANALYSIS_GC_THRESHOLDS = (100_000, 1_000, 1_000)
+
+
+@contextlib.contextmanager
+def few_collections() -> Iterator[None]:
+    """Run the block with the cyclic garbage collector seldom running.
+
+    An analysis allocates millions of small objects (parse trees, spans, findings) that form
+    no reference cycles; the collector's passes over them, triggered every 700 allocations by
+    default, were a quarter of ``check``'s time, and collecting found nothing. The objects
+    alive on entry (the imported modules) are frozen, so no pass looks at them again, and the
+    thresholds are raised rather than the collector turned off: a cycle still gets collected.
+    Worker processes forked inside the block inherit both. The collector is restored on exit.
+    """
+    previous = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(*ANALYSIS_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+        gc.unfreeze()
 
 
 def usable_cores() -> int:

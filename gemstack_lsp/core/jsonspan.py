@@ -112,12 +112,15 @@ class JsonObject:
         return result
 
     def get(self, key: str) -> JsonNode | None:
-        """The value of ``key`` (the last one when the key repeats, as ``JSON.parse`` keeps it)."""
-        found: JsonNode | None = None
-        for m in self.members:
-            if m.key.value == key:
-                found = m.value
-        return found
+        """The value of ``key`` (the last one when the key repeats, as ``JSON.parse`` keeps it).
+
+        The rules ask an object for most of its keys in turn: the first call indexes the
+        members by key (kept beside the fields, in the instance's dictionary; the members never
+        change), and every call is then one lookup."""
+        index: dict[str, JsonNode] | None = self.__dict__.get("_index")
+        if index is None:
+            index = self.__dict__["_index"] = {m.key.value: m.value for m in self.members}
+        return index.get(key)
 
     def member(self, key: str) -> JsonMember | None:
         """The member that holds ``key`` (the last one when the key repeats)."""

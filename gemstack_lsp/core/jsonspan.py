@@ -583,7 +583,9 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 d["value"] = value
                 d["span"] = sp
                 stack.append([i, True, [], set(), key])
-                i = ws(text, ws(text, end).end() + 1).end()  # type: ignore[union-attr]
+                i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
+                if text[i] in " \t\n\r":
+                    i = ws(text, i).end()  # type: ignore[union-attr]
                 continue
         elif c == "t":
             node = JsonBool(True, Span(base + i, base + i + 4))
@@ -623,7 +625,8 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 frame[2].append(member)
             else:
                 frame[2].append(node)
-            i = ws(text, i).end()  # type: ignore[union-attr]
+            if text[i] in " \t\n\r":
+                i = ws(text, i).end()  # type: ignore[union-attr]
             if text[i] == ",":
                 i = ws(text, i + 1).end()  # type: ignore[union-attr]
                 if frame[1]:
@@ -637,7 +640,9 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                     d["value"] = value
                     d["span"] = sp
                     frame[4] = key
-                    i = ws(text, ws(text, end).end() + 1).end()  # type: ignore[union-attr]
+                    i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
+                    if text[i] in " \t\n\r":
+                        i = ws(text, i).end()  # type: ignore[union-attr]
                 break
             stack.pop()
             span = Span(base + frame[0], base + i + 1)

@@ -68,6 +68,10 @@ class DiskReader:
     reported through ``FileContent.status`` rather than raised.
     """
 
+    #: A path that ``lstat`` finds absent inside a real folder below the root (no link on the
+    #: way) reads as ``MISSING``: ``FileStore`` may answer such a read without making it.
+    MISSING_WHEN_ABSENT = True
+
     def __init__(self, root: str | os.PathLike[str], *, run_git: bool = True) -> None:
         self.root = Path(root).resolve()
         self._root_text = str(self.root)

@@ -394,7 +394,10 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
             if scan is not None:
                 break
     if scan is None:
-        scan = _scan_lines(text, _lines(text), 0, ())
+        # Without a run of three backticks or tildes no line can open a fence: the scan would
+        # stop at its first line, having found nothing (the line table is not even needed).
+        no_fence = "```" not in text and "~~~" not in text
+        scan = _Scan((), ()) if no_fence else _scan_lines(text, _lines(text), 0, ())
     if memo is not None:
         memo.remember(_RECENT_COMMONMARK, text, scan)
     return scan.fences
@@ -887,6 +890,8 @@ def _html_start(rest: str, in_paragraph: bool) -> int | None:
 
 @per_text
 def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
+    if "```" not in text:
+        return {kind: () for kind in BLOCK_KINDS}  # no line can open a block
     lines = _lines(text)
     # Only a line that starts with ``` can open or close a block (trimming is at the end).
     marks = [(i, js_trim_end(text[lines[i][0] : lines[i][1]])) for i in _lines_starting_with_ticks(text)]

@@ -39,6 +39,7 @@ from json import JSONDecodeError
 from json import decoder as _decoder
 from typing import Any, Literal, TypeAlias
 
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
 from gemstack_lsp.core.text import Span
 
@@ -48,6 +49,7 @@ OffsetMap: TypeAlias = int | Callable[[int], int]
 JsonPath: TypeAlias = tuple[str | int, ...]
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonString:
     value: str
@@ -57,6 +59,7 @@ class JsonString:
         return self.value
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonNumber:
     value: int | float
@@ -67,6 +70,7 @@ class JsonNumber:
         return self.value
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonBool:
     value: bool
@@ -76,6 +80,7 @@ class JsonBool:
         return self.value
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonNull:
     span: Span
@@ -88,6 +93,7 @@ class JsonNull:
         return None
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonMember:
     """One ``"key": value`` pair; its span runs from the key to the end of the value."""
@@ -97,6 +103,7 @@ class JsonMember:
     span: Span
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonObject:
     """An object. ``complete`` is False in a partial tree; ``pending_key`` is a key still waiting
@@ -135,6 +142,7 @@ class JsonObject:
         return list(dict.fromkeys(m.key.value for m in self.members))
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonArray:
     items: tuple[JsonNode, ...]
@@ -216,12 +224,14 @@ def to_python_within(node: JsonNode, max_depth: int = SCHEMA_DEPTH) -> Any:
     return node.to_python()
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonError:
     span: Span
     message: str
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonResult:
     """The parse outcome: a tree (partial when there is an error), the error, repeated keys."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from operator import add, itemgetter
 
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
 from gemstack_lsp.core.memo import active_memo, per_text
@@ -39,6 +40,7 @@ BLOCK_KINDS = BLOCK_NAMES
 REFERENCE_KINDS = REFERENCE_NAMES
 
 
+@direct_init
 @dataclass(frozen=True)
 class Segment:
     """A run of body characters and the document offset of its first character.
@@ -53,6 +55,7 @@ class Segment:
     synthetic: bool = False
 
 
+@direct_init
 @dataclass(frozen=True)
 class Fence:
     """One fenced code block of a document.

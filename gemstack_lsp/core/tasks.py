@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WHITESPACE, JS_WS_CLASS
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import SourceText, Span
@@ -123,6 +124,7 @@ def _comment_value(line: str, pattern: re.Pattern[str]) -> tuple[int, int, int, 
         pos = blocked + 1
 
 
+@direct_init
 @dataclass(frozen=True)
 class TaskRef:
     """One id or path named inside a metadata comment, with its exact span."""
@@ -131,6 +133,7 @@ class TaskRef:
     span: Span
 
 
+@direct_init
 @dataclass(frozen=True)
 class TaskComment:
     """One ``<!-- gemstack:<kind>=... -->`` comment under a task header."""
@@ -146,6 +149,7 @@ class TaskComment:
     flag: bool | None = None
 
 
+@direct_init
 @dataclass(frozen=True)
 class Task:
     """One task of tasks.md and the metadata declared under it."""
@@ -443,6 +447,7 @@ REFERENCE_TASK_FORM = "- [ ] **T001: Title**"
 REFERENCE_VALIDATION_FORM = "<!-- gemstack:validation_required=true|false -->"
 
 
+@direct_init
 @dataclass(frozen=True)
 class ChecklistItem:
     """A box in tasks.md: a checklist item or a heading with ``[ ]``/``[x]``, outside code fences."""

@@ -46,7 +46,7 @@ from gemstack_lsp.core.jsonspan import (
     parse_json,
     to_python_within,
 )
-from gemstack_lsp.core.memo import per_text
+from gemstack_lsp.core.memo import per_piece, per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
 
@@ -555,10 +555,18 @@ def load_ledger(
             "byte-order mark; save it as UTF-8 without a BOM)"
         )
         return LedgerResult(path, True, None, (_finding(path, message, Span(0, 0)),), None, text)
+    return _loaded(path, text, now, max_age_days)
+
+
+@per_piece
+def _loaded(path: str, text: str, now: dt.datetime, max_age_days: int) -> LedgerResult:
+    """A readable ledger, loaded: kept while used for (path, text) and the clock and age limit
+    its staleness is judged by (a piece value: one analysis's clock is forgotten by the next
+    ``retain``, so a server's advancing clock keeps no more than the current load), while
+    parsing and validation, memoised by text alone, are shared."""
     checked = _validate_text(path, text)
     if checked.ledger is None or not isinstance(checked.root, JsonObject):
         return checked
-    # Staleness depends on the clock: computed on every load, while parsing is memoised by text.
     warnings = tuple(_staleness_findings(path, text, checked.root, now, max_age_days))
     return LedgerResult(path, True, checked.ledger, warnings, checked.root, text)
 

@@ -59,6 +59,7 @@ TASK_HEADER = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*([A-Za-z0-9_-]+):")
 TASK_HEADER_V1_3 = re.compile(rf"^[*-]{_WS}+\[([ xX])\]{_WS}+\*\*(T[0-9]+):")
 #: What JavaScript's ``\s`` matches and its ``.`` does not: the line terminators.
 _LINE_TERMINATORS = "\n\r\u2028\u2029"
+_TERMINATOR = re.compile("[\n\r\u2028\u2029]")
 
 
 def _header_title(line: str, pos: int) -> tuple[int, int] | None:
@@ -118,6 +119,8 @@ def _comment_value(line: str, pattern: re.Pattern[str]) -> tuple[int, int, int, 
         end = close
         while end > m.end() and line[end - 1] in JS_WHITESPACE:
             end -= 1
+        if _TERMINATOR.search(line, m.end(), end) is None:
+            return m.start(), close + 3, m.end(), end
         blocked = max(line.rfind(ch, m.end(), end) for ch in _LINE_TERMINATORS)
         if blocked < 0:
             return m.start(), close + 3, m.end(), end

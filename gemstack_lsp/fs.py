@@ -68,8 +68,13 @@ class DiskReader:
     reported through ``FileContent.status`` rather than raised.
     """
 
+    #: A path that ``lstat`` finds absent inside a real folder below the root (no link on the
+    #: way) reads as ``MISSING``: ``FileStore`` may answer such a read without making it.
+    MISSING_WHEN_ABSENT = True
+
     def __init__(self, root: str | os.PathLike[str], *, run_git: bool = True) -> None:
         self.root = Path(root).resolve()
+        self._root_text = str(self.root)
         #: False in an untrusted workspace (VS Code's Restricted Mode): no git process at all;
         #: the Git state is what the repository's files tell, its cleanliness unknown.
         self.run_git = run_git
@@ -89,8 +94,38 @@ class DiskReader:
 
         return recent_commits(self.root, limit)
 
-    def _resolve(self, relpath: str) -> tuple[Path, FileContent | None]:
+    def _plain_real(self, rel: str) -> str | None:
+        """The real path of ``rel`` when no folder or file on its way below the root is a
+        symlink: the root (resolved when the reader was made) joined with ``rel`` as written,
+        which is what resolving it gives. ``None`` when a component is a link, ``..`` or a name
+        no file can have: the full resolution decides then.
+
+        One ``lstat`` per component below the root instead of one per component of the whole
+        path plus ``pathlib``'s work: the reads of an analysis nearly all take this way.
+        """
+        if os.sep != "/" or not rel:
+            return None
+        path = self._root_text
+        for part in rel.split("/"):
+            if part == "..":
+                return None
+            path = path + "/" + part
+            try:
+                st = os.lstat(path)
+            except ValueError:
+                return None
+            except OSError:
+                # Missing, or beneath a file: resolving keeps the rest of the path as written.
+                return self._root_text + "/" + rel
+            if stat.S_ISLNK(st.st_mode):
+                return None
+        return path
+
+    def _resolve(self, relpath: str) -> tuple[str | Path, FileContent | None]:
         rel = normalize_relpath(relpath)
+        plain = self._plain_real(rel)
+        if plain is not None:
+            return plain, None
         path = self.root / rel if rel else self.root
         try:
             real = path.resolve(strict=False)

@@ -244,25 +244,26 @@ def run(args: argparse.Namespace) -> int:
     reports: list[RepoReport] = []
     hidden: list[tuple[RepoReport, HiddenFinding]] = []
     now = dt.datetime.now(dt.UTC)  # one clock for every process
-    for root, scopes in wanted.items():
-        config = explicit if explicit is not None else read_project_config(DiskReader(root))
-        options = config.analysis_options(replace(environment_options(), now=now))
-        if args.environment is not None:
-            options = replace(options, environment=args.environment)
-        if args.max_ledger_age_days is not None:
-            options = replace(options, max_ledger_age_days=args.max_ledger_age_days)
-        options = replace(options, policy=merge_select(options.policy, select, ignore))
-        host = AnalysisHost(str(root), DiskReader(root), options)
-        snapshot = host.snapshot()
-        parallel.analyze(host, snapshot)  # large repositories: feature units on both cores
-        by_path: dict[str, list[Finding]] = {}
-        for f in snapshot.findings():
-            if _in_scope(f.path, scopes):
-                by_path.setdefault(f.path, []).append(f)
-        shown, gone = _apply_policy(snapshot.repo, by_path, options.policy)
-        report = RepoReport(root, snapshot.repo, tuple(shown))
-        reports.append(report)
-        hidden.extend((report, h) for h in gone)
+    with parallel.few_collections():  # the analysis makes many objects and no garbage cycles
+        for root, scopes in wanted.items():
+            config = explicit if explicit is not None else read_project_config(DiskReader(root))
+            options = config.analysis_options(replace(environment_options(), now=now))
+            if args.environment is not None:
+                options = replace(options, environment=args.environment)
+            if args.max_ledger_age_days is not None:
+                options = replace(options, max_ledger_age_days=args.max_ledger_age_days)
+            options = replace(options, policy=merge_select(options.policy, select, ignore))
+            host = AnalysisHost(str(root), DiskReader(root), options)
+            snapshot = host.snapshot()
+            parallel.analyze(host, snapshot)  # large repositories: feature units on both cores
+            by_path: dict[str, list[Finding]] = {}
+            for f in snapshot.findings():
+                if _in_scope(f.path, scopes):
+                    by_path.setdefault(f.path, []).append(f)
+            shown, gone = _apply_policy(snapshot.repo, by_path, options.policy)
+            report = RepoReport(root, snapshot.repo, tuple(shown))
+            reports.append(report)
+            hidden.extend((report, h) for h in gone)
 
     # Every message in the run's language (English unless --lang es or a Spanish locale).
     language = current_language()

@@ -27,6 +27,8 @@ from decimal import Decimal
 from json.encoder import encode_basestring
 from typing import Any, TypeGuard
 
+from gemstack_lsp.core.frozen import direct_init
+
 # ---------------------------------------------------------------------------------------------
 # Whitespace
 
@@ -368,6 +370,7 @@ _ZONE_WORDS = {
 _MAX_DIGITS = 9
 
 
+@direct_init
 @dataclass(frozen=True)
 class _DateToken:
     """One token of a date string: a number (value and digit count), a symbol (``: - + . )``),

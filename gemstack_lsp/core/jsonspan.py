@@ -39,6 +39,7 @@ from json import JSONDecodeError
 from json import decoder as _decoder
 from typing import Any, Literal, TypeAlias
 
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
 from gemstack_lsp.core.text import Span
 
@@ -48,6 +49,7 @@ OffsetMap: TypeAlias = int | Callable[[int], int]
 JsonPath: TypeAlias = tuple[str | int, ...]
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonString:
     value: str
@@ -57,6 +59,7 @@ class JsonString:
         return self.value
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonNumber:
     value: int | float
@@ -67,6 +70,7 @@ class JsonNumber:
         return self.value
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonBool:
     value: bool
@@ -76,6 +80,7 @@ class JsonBool:
         return self.value
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonNull:
     span: Span
@@ -88,6 +93,7 @@ class JsonNull:
         return None
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonMember:
     """One ``"key": value`` pair; its span runs from the key to the end of the value."""
@@ -97,6 +103,7 @@ class JsonMember:
     span: Span
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonObject:
     """An object. ``complete`` is False in a partial tree; ``pending_key`` is a key still waiting
@@ -112,12 +119,15 @@ class JsonObject:
         return result
 
     def get(self, key: str) -> JsonNode | None:
-        """The value of ``key`` (the last one when the key repeats, as ``JSON.parse`` keeps it)."""
-        found: JsonNode | None = None
-        for m in self.members:
-            if m.key.value == key:
-                found = m.value
-        return found
+        """The value of ``key`` (the last one when the key repeats, as ``JSON.parse`` keeps it).
+
+        The rules ask an object for most of its keys in turn: the first call indexes the
+        members by key (kept beside the fields, in the instance's dictionary; the members never
+        change), and every call is then one lookup."""
+        index: dict[str, JsonNode] | None = self.__dict__.get("_index")
+        if index is None:
+            index = self.__dict__["_index"] = {m.key.value: m.value for m in self.members}
+        return index.get(key)
 
     def member(self, key: str) -> JsonMember | None:
         """The member that holds ``key`` (the last one when the key repeats)."""
@@ -132,6 +142,7 @@ class JsonObject:
         return list(dict.fromkeys(m.key.value for m in self.members))
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonArray:
     items: tuple[JsonNode, ...]
@@ -213,12 +224,14 @@ def to_python_within(node: JsonNode, max_depth: int = SCHEMA_DEPTH) -> Any:
     return node.to_python()
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonError:
     span: Span
     message: str
 
 
+@direct_init
 @dataclass(frozen=True)
 class JsonResult:
     """The parse outcome: a tree (partial when there is an error), the error, repeated keys."""
@@ -481,6 +494,8 @@ def too_deep(text: str) -> int | None:
     A scan that skips strings (``parse_json`` itself has no limit); on malformed text the answer
     is only as good as the brackets are balanced.
     """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None  # not that many brackets at all (two counts in C, where the scan is Python)
     depth = 0
     for m in _STRING_OR_BRACKET.finditer(text):
         c = m.group()
@@ -578,7 +593,9 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 d["value"] = value
                 d["span"] = sp
                 stack.append([i, True, [], set(), key])
-                i = ws(text, ws(text, end).end() + 1).end()  # type: ignore[union-attr]
+                i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
+                if text[i] in " \t\n\r":
+                    i = ws(text, i).end()  # type: ignore[union-attr]
                 continue
         elif c == "t":
             node = JsonBool(True, Span(base + i, base + i + 4))
@@ -618,7 +635,8 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 frame[2].append(member)
             else:
                 frame[2].append(node)
-            i = ws(text, i).end()  # type: ignore[union-attr]
+            if text[i] in " \t\n\r":
+                i = ws(text, i).end()  # type: ignore[union-attr]
             if text[i] == ",":
                 i = ws(text, i + 1).end()  # type: ignore[union-attr]
                 if frame[1]:
@@ -632,7 +650,9 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                     d["value"] = value
                     d["span"] = sp
                     frame[4] = key
-                    i = ws(text, ws(text, end).end() + 1).end()  # type: ignore[union-attr]
+                    i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
+                    if text[i] in " \t\n\r":
+                        i = ws(text, i).end()  # type: ignore[union-attr]
                 break
             stack.pop()
             span = Span(base + frame[0], base + i + 1)

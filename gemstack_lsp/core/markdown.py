@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from operator import add, itemgetter
 
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
 from gemstack_lsp.core.memo import active_memo, per_text
@@ -39,6 +40,7 @@ BLOCK_KINDS = BLOCK_NAMES
 REFERENCE_KINDS = REFERENCE_NAMES
 
 
+@direct_init
 @dataclass(frozen=True)
 class Segment:
     """A run of body characters and the document offset of its first character.
@@ -53,6 +55,7 @@ class Segment:
     synthetic: bool = False
 
 
+@direct_init
 @dataclass(frozen=True)
 class Fence:
     """One fenced code block of a document.
@@ -394,7 +397,10 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
             if scan is not None:
                 break
     if scan is None:
-        scan = _scan_lines(text, _lines(text), 0, ())
+        # Without a run of three backticks or tildes no line can open a fence: the scan would
+        # stop at its first line, having found nothing (the line table is not even needed).
+        no_fence = "```" not in text and "~~~" not in text
+        scan = _Scan((), ()) if no_fence else _scan_lines(text, _lines(text), 0, ())
     if memo is not None:
         memo.remember(_RECENT_COMMONMARK, text, scan)
     return scan.fences
@@ -887,6 +893,8 @@ def _html_start(rest: str, in_paragraph: bool) -> int | None:
 
 @per_text
 def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
+    if "```" not in text:
+        return {kind: () for kind in BLOCK_KINDS}  # no line can open a block
     lines = _lines(text)
     # Only a line that starts with ``` can open or close a block (trimming is at the end).
     marks = [(i, js_trim_end(text[lines[i][0] : lines[i][1]])) for i in _lines_starting_with_ticks(text)]

@@ -206,7 +206,8 @@ def per_text(fn: Callable[P, R]) -> Callable[P, R]:
         path = None
         if path_index is not None:
             path = args[path_index] if len(args) > path_index else kwargs.get("path")
-        key = (qualname, path, rest, tuple(sorted((k, v) for k, v in kwargs.items() if k != "text")))
+        named = tuple(sorted((k, v) for k, v in kwargs.items() if k != "text")) if kwargs else ()
+        key = (qualname, path, rest, named)
         return memo.lookup(text, key, lambda: fn(*args, **kwargs))  # type: ignore[arg-type]
 
     return wrapper
@@ -222,7 +223,7 @@ def per_piece(fn: Callable[P, R]) -> Callable[P, R]:
         memo = _ACTIVE.get()
         if memo is None:
             return fn(*args, **kwargs)
-        key = (qualname, args, tuple(sorted(kwargs.items())))
+        key = (qualname, args, tuple(sorted(kwargs.items())) if kwargs else ())
         return memo.piece(key, lambda: fn(*args, **kwargs))
 
     return wrapper

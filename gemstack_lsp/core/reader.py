@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from gemstack_lsp.core.frozen import direct_init
+
 #: Files larger than this are not read for analysis; they get a finding instead.
 MAX_ANALYSED_BYTES = 16 * 1024 * 1024
 
@@ -25,6 +27,7 @@ class ReadStatus(enum.Enum):
     ERROR = "error"
 
 
+@direct_init
 @dataclass(frozen=True)
 class FileContent:
     """The outcome of reading one file: its bytes, or why there are none."""

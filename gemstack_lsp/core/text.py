@@ -26,16 +26,22 @@ class Position:
     character: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Span:
     """A half-open range ``[start, end)`` of code-point offsets into one document's text."""
 
     start: int
     end: int
 
-    def __post_init__(self) -> None:
-        if self.start < 0 or self.end < self.start:
-            raise ValueError(f"invalid span {self.start}..{self.end}")
+    def __init__(self, start: int, end: int) -> None:
+        # The most numerous object of an analysis: its fields are set straight into the
+        # instance's dictionary, as the frozen dataclass's own ``__init__`` sets them (through
+        # ``object.__setattr__``, at twice the cost), once they are known to be valid.
+        if start < 0 or end < start:
+            raise ValueError(f"invalid span {start}..{end}")
+        d = self.__dict__
+        d["start"] = start
+        d["end"] = end
 
     def contains(self, offset: int) -> bool:
         """True when ``offset`` lies inside the span (the end counts, as a cursor there touches it)."""

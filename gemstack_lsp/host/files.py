@@ -191,7 +191,12 @@ class FileStore:
                 self._recent.move_to_end(rel)
                 return hit[1]
         self.disk_reads += 1
-        doc = decode_document(self._disk.read(rel))
+        if key is not None and key[0] == -1 and getattr(self._disk, "MISSING_WHEN_ABSENT", False):
+            # ``lstat`` found no entry in a real, settled folder with no link on its way: the
+            # reader would answer MISSING after looking again (a feature's optional files).
+            doc = decode_document(FileContent(rel, ReadStatus.MISSING))
+        else:
+            doc = decode_document(self._disk.read(rel))
         with self._lock:
             self._changed_at.setdefault(rel, 0)
             self._seen[rel] = key if key is not None and key[0] != -1 else self._raw_key(rel)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from gemstack_lsp.core import jscompat
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_trim_end, js_trim_start
 from gemstack_lsp.core.jsonspan import (
     JsonArray,
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+@direct_init
 @dataclass(frozen=True)
 class BlockResult(Generic[T]):
     """The outcome of parsing one kind of block in one document.
@@ -69,6 +71,7 @@ class BlockKindInfo:
     syntax_prefix: str
 
 
+@direct_init
 @dataclass(frozen=True)
 class BlockSource:
     """One document's block of one kind, located and parsed, ready for its rules."""

@@ -22,6 +22,7 @@ from gemstack_lsp.core.blocks.base import (
     read_block,
 )
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import js_strict_equal, js_trim, utf16_key
 from gemstack_lsp.core.jsonspan import (
     JsonArray,
@@ -61,6 +62,7 @@ SET_LIKE_TYPES = ("ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE")
 Scalar = bool | int | float | str | None
 
 
+@direct_init
 @dataclass(frozen=True)
 class FrozenContract:
     """One contract as declared, with the spans of its parts.

@@ -22,6 +22,7 @@ from gemstack_lsp.core.blocks.base import (
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
@@ -38,6 +39,7 @@ INFO = BlockKindInfo(
 DEFAULT_RUNNER = "node:test"
 
 
+@direct_init
 @dataclass(frozen=True)
 class TestBinding:
     """A canonical test id bound to a repository-relative test file (``\\`` turned into ``/``)."""

@@ -22,6 +22,7 @@ from gemstack_lsp.core.blocks.base import (
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import js_property_order, js_trim, json_stringify, utf16_key
 from gemstack_lsp.core.jsonspan import JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
@@ -46,6 +47,7 @@ _ID_RE = re.compile(r"TEST-[A-Z0-9]+-[A-Z0-9]+")
 SIGNATURE_KEYS = ("category", "description", "gate", "id", "layer", "pass_criteria")
 
 
+@direct_init
 @dataclass(frozen=True)
 class TestMatrixEntry:
     """One canonical acceptance test."""

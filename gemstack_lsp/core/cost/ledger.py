@@ -46,7 +46,7 @@ from gemstack_lsp.core.jsonspan import (
     parse_json,
     to_python_within,
 )
-from gemstack_lsp.core.memo import per_text
+from gemstack_lsp.core.memo import per_piece, per_text
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.text import Span
 
@@ -222,6 +222,105 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(load_schema(SCHEMA_FILE))
 
 
+#: What the schema asks of a ledger, its annotations (title, description) left out: the rules
+#: ``_surely_valid`` checks by hand. When the schema file says anything else, that shortcut is
+#: off and every ledger goes through jsonschema.
+_NONBLANK = "[^\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]"
+_SCHEMA_RULES: Final = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://gemstack.dev/schemas/cost-ledger-v1.json",
+    "type": "object",
+    "required": ["version", "currency", "providers"],
+    "properties": {
+        "$schema": {},
+        "version": {"const": 1},
+        "updated_at": {},
+        "currency": {"type": "string", "pattern": _NONBLANK},
+        "providers": {"type": "object", "additionalProperties": {"$ref": "#/$defs/provider"}},
+    },
+    "$defs": {
+        "provider": {
+            "type": "object",
+            "required": ["type", "pricing_model", "capabilities"],
+            "properties": {
+                "type": {"enum": ["COMMERCIAL", "LOCAL", "MOCK"]},
+                "pricing_model": {"type": "string", "pattern": _NONBLANK},
+                "capabilities": {"type": "object", "additionalProperties": {"$ref": "#/$defs/capability"}},
+                "url": {},
+            },
+        },
+        "capability": {
+            "type": "object",
+            "required": ["cost_state", "estimated_unit_cost"],
+            "properties": {
+                "cost_state": {"enum": ["FREE", "BILLABLE", "POTENTIALLY_BILLABLE", "UNKNOWN"]},
+                "estimated_unit_cost": {"type": "number", "minimum": 0},
+                "assumption_source": {},
+                "freshness_date": {},
+                "requires_human_approval": {},
+            },
+        },
+    },
+}
+_ANNOTATIONS = frozenset({"title", "description"})
+
+
+def _rules_of(schema: Any) -> Any:
+    """A schema without its annotations (every ``title`` and ``description``, at any depth)."""
+    if isinstance(schema, dict):
+        return {k: _rules_of(v) for k, v in schema.items() if k not in _ANNOTATIONS}
+    if isinstance(schema, list):
+        return [_rules_of(v) for v in schema]
+    return schema
+
+
+@functools.cache
+def _shortcut() -> tuple[re.Pattern[str], frozenset[str], frozenset[str]] | None:
+    """What ``_surely_valid`` needs (the non-blank pattern, the two enums), or ``None`` when the
+    schema file no longer says exactly ``_SCHEMA_RULES``."""
+    if _rules_of(load_schema(SCHEMA_FILE)) != _SCHEMA_RULES:
+        return None
+    defs: Any = _SCHEMA_RULES["$defs"]
+    return (
+        re.compile(_NONBLANK),
+        frozenset(defs["provider"]["properties"]["type"]["enum"]),
+        frozenset(defs["capability"]["properties"]["cost_state"]["enum"]),
+    )
+
+
+def _surely_valid(data: dict[str, Any]) -> bool:
+    """True only when jsonschema would find no error in ``data`` (a ledger's plain values): the
+    schema's rules checked by hand, in a fraction of jsonschema's time (and without importing
+    it). ``False`` says nothing: the caller asks jsonschema, which finds and words the errors.
+    Deliberately narrow where jsonschema is lenient (``1.0`` for ``version``): those go to it."""
+    shortcut = _shortcut()
+    if shortcut is None:
+        return False
+    nonblank, types, states = shortcut
+    version, currency, providers = data.get("version"), data.get("currency"), data.get("providers")
+    if type(version) is not int or version != 1:
+        return False
+    if not isinstance(currency, str) or nonblank.search(currency) is None or not isinstance(providers, dict):
+        return False
+    for provider in providers.values():
+        if not isinstance(provider, dict):
+            return False
+        kind, pricing, caps = provider.get("type"), provider.get("pricing_model"), provider.get("capabilities")
+        if not isinstance(kind, str) or kind not in types:
+            return False
+        if not isinstance(pricing, str) or nonblank.search(pricing) is None or not isinstance(caps, dict):
+            return False
+        for cap in caps.values():
+            if not isinstance(cap, dict):
+                return False
+            state, cost = cap.get("cost_state"), cap.get("estimated_unit_cost")
+            if not isinstance(state, str) or state not in states:
+                return False
+            if not isinstance(cost, int | float) or isinstance(cost, bool) or not cost >= 0:
+                return False
+    return True
+
+
 @dataclass(frozen=True)
 class SchemaIssue:
     """One reference schema message and where it points."""
@@ -288,7 +387,7 @@ def validate_schema(root: JsonNode) -> list[SchemaIssue]:
         if message not in issues:
             issues[message] = SchemaIssue(message, where(path), order)
 
-    for error in _validator().iter_errors(data):
+    for error in () if _surely_valid(data) else _validator().iter_errors(data):
         path = tuple(str(p) for p in error.absolute_path)
         if error.validator == "required":
             # jsonschema reports each missing member; one pass over all of them keeps JS order.
@@ -456,10 +555,18 @@ def load_ledger(
             "byte-order mark; save it as UTF-8 without a BOM)"
         )
         return LedgerResult(path, True, None, (_finding(path, message, Span(0, 0)),), None, text)
+    return _loaded(path, text, now, max_age_days)
+
+
+@per_piece
+def _loaded(path: str, text: str, now: dt.datetime, max_age_days: int) -> LedgerResult:
+    """A readable ledger, loaded: kept while used for (path, text) and the clock and age limit
+    its staleness is judged by (a piece value: one analysis's clock is forgotten by the next
+    ``retain``, so a server's advancing clock keeps no more than the current load), while
+    parsing and validation, memoised by text alone, are shared."""
     checked = _validate_text(path, text)
     if checked.ledger is None or not isinstance(checked.root, JsonObject):
         return checked
-    # Staleness depends on the clock: computed on every load, while parsing is memoised by text.
     warnings = tuple(_staleness_findings(path, text, checked.root, now, max_age_days))
     return LedgerResult(path, True, checked.ledger, warnings, checked.root, text)
 

@@ -145,3 +145,10 @@ async def test_a_request_to_the_client_is_answered_and_structured(server: InProc
     server.send({"jsonrpc": "2.0", "id": sent["id"], "error": {"code": -32603, "message": "no"}})
     with pytest.raises(Exception, match="no"):
         await failing
+
+
+def test_the_malloc_arena_limit_yields_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert server_module.limit_malloc_arenas() is False
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    assert isinstance(server_module.limit_malloc_arenas(), bool)  # True on glibc, False elsewhere

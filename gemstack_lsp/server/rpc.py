@@ -14,9 +14,10 @@ layer itself, is this module's: no private name of pygls is read, written or ove
   ``jsonrpc`` is not ``"2.0"`` is refused by id when it is a request, dropped otherwise;
 - a request is answered exactly once: its result, or an error. Params that do not fit the
   method's types are refused ``InvalidParams`` (-32602) with the reason; an unknown method
-  ``MethodNotFound`` (-32601); a request after ``shutdown`` ``InvalidRequest``; a handler that
-  raises an error it chose (``JsonRpcException``: ``ContentModified``, ``RequestFailed``...)
-  answers with that error, any other exception ``InternalError`` (-32603);
+  ``MethodNotFound`` (-32601); a request after ``shutdown`` ``InvalidRequest`` (a notification
+  then is dropped, but ``exit``); a handler that raises an error it chose (``JsonRpcException``:
+  ``ContentModified``, ``RequestFailed``...) answers with that error, any other exception
+  ``InternalError`` (-32603);
 - ``$/cancelRequest`` cancels the request's task (answered ``RequestCancelled``, -32800) and
   is remembered, so a handler that polls ``is_cancelled`` stops too;
 - a response resolves the future of the request the server sent (``send_request``).
@@ -294,6 +295,9 @@ class Endpoint:
             msg_id = params.get("id") if isinstance(params, dict) else None
             if isinstance(msg_id, (str, int)):
                 self.cancel(msg_id)
+            return
+        if self.shutting_down and method != lsp.EXIT:
+            log.debug("ignoring %s after shutdown", method)
             return
         handler = self.lookup(method)
         if handler is None:

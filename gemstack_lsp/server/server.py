@@ -219,6 +219,24 @@ def limit_malloc_arenas() -> bool:
         return False
 
 
+#: The collector's youngest-generation threshold while serving (CPython's default is 700).
+GC_THRESHOLD = 5000
+
+
+def tune_gc() -> None:
+    """Collect the youngest generation after ``GC_THRESHOLD`` net allocations instead of 700.
+
+    A keystroke's analysis allocates and frees thousands of objects: at 700 the collector ran
+    about twice per keystroke (and a full collection every 75), 0.3 ms of a keystroke's 6 in
+    the 009 spec, while what a keystroke leaves alive is a few hundred objects; at 5,000 it
+    runs about once in 30 keystrokes. What it would collect (reference cycles) waits for at
+    most 5,000 more objects."""
+    import gc
+
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, middle, old)
+
+
 class StdoutWriter:
     """Writes each message to a binary stream and flushes it."""
 
@@ -275,6 +293,7 @@ async def _serve_stdio(server: GemstackServer) -> None:
 def serve_stdio(server: GemstackServer) -> None:
     """Serve one client on stdin/stdout until it sends ``exit`` or closes the pipe."""
     limit_malloc_arenas()
+    tune_gc()
     try:
         asyncio.run(_serve_stdio(server))
     except (BrokenPipeError, KeyboardInterrupt):
@@ -286,6 +305,7 @@ def serve_stdio(server: GemstackServer) -> None:
 def serve_tcp(server: GemstackServer, host: str, port: int) -> None:
     """Serve one client at a time on a TCP socket (``gemstack-lsp serve --tcp``)."""
     limit_malloc_arenas()
+    tune_gc()
 
     listening: list[asyncio.Server] = []
     exits: list[Any] = []

@@ -152,3 +152,14 @@ def test_the_malloc_arena_limit_yields_to_the_environment(monkeypatch: pytest.Mo
     assert server_module.limit_malloc_arenas() is False
     monkeypatch.delenv("MALLOC_ARENA_MAX")
     assert isinstance(server_module.limit_malloc_arenas(), bool)  # True on glibc, False elsewhere
+
+
+def test_serving_raises_the_youngest_gc_threshold() -> None:
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        server_module.tune_gc()
+        assert gc.get_threshold() == (server_module.GC_THRESHOLD, *before[1:])
+    finally:
+        gc.set_threshold(*before)

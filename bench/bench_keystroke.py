@@ -10,7 +10,9 @@ medians (the machine is shared; one run proves nothing):
 - ``lsp``: ``gemstack-lsp serve`` over the same copy, driven by the raw client
   (``bench/lspclient.py``): didChange -> publishDiagnostics latency (median, p95) and the
   server's CPU per keystroke (its utime + stime over all keystrokes, divided by their count:
-  the kernel counts CPU in 10 ms ticks, so a per-keystroke median would be 0 or 10 ms).
+  the kernel counts CPU in 10 ms ticks, so a per-keystroke median would be 0 or 10 ms), and the
+  part of it on the server's main thread (its event loop: the LSP layer; the analysis runs on
+  a worker thread). ``python -m bench.profile_server`` shows where either goes.
 
 Usage: ``python -m bench keystroke [--where block,prose] [--keys 100] [--rounds 3] [--parts host,lsp]``.
 Numbers are printed, never asserted.

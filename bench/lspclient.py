@@ -368,10 +368,18 @@ class LspClient:
             pass
         return float("nan")
 
+    def main_thread_cpu_seconds(self) -> float:
+        """User plus system CPU time of the server's main thread (its event loop: the LSP layer)."""
+        return self._stat_cpu(f"/proc/{self.proc.pid}/task/{self.proc.pid}/stat")
+
     def cpu_seconds(self) -> float:
         """User plus system CPU time of the server process so far."""
+        return self._stat_cpu(f"/proc/{self.proc.pid}/stat")
+
+    @staticmethod
+    def _stat_cpu(path: str) -> float:
         try:
-            stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+            stat = Path(path).read_text()
         except OSError:
             return float("nan")
         fields = stat[stat.rindex(")") + 2 :].split()

@@ -54,4 +54,4 @@ def serve_stdio() -> None:
 
 
 def serve_tcp(host: str, port: int) -> None:
-    create_server().start_tcp(host, port)
+    server.serve_tcp(create_server(), host, port)

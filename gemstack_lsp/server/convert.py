@@ -11,6 +11,7 @@ re-runs analysis.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.findings import Finding, Fix, Severity, code_info
+from gemstack_lsp.core.findings import Finding, Fix, Severity, code_info, fingerprint
 from gemstack_lsp.core.i18n import Language, localize_finding
 from gemstack_lsp.core.text import Encoding, Position, SourceText, Span
 
@@ -76,28 +77,56 @@ def to_span(source: SourceText, range_: lsp.Range, encoding: Encoding) -> Span:
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def offset_in(text: str, position: lsp.Position, encoding: Encoding) -> int:
+def _line_start(text: str, line: int) -> int | None:
+    """Where line ``line`` starts (``None``: the text has fewer lines). Only ``\n`` ends a
+    line here: call it only for a text without ``\r``."""
+    pos = 0
+    for _ in range(line):
+        pos = text.find("\n", pos) + 1
+        if pos == 0:
+            return None
+    return pos
+
+
+def offset_in(text: str, position: lsp.Position, encoding: Encoding, plain: bool | None = None) -> int:
     """The code-point offset of an LSP position, scanning only up to its line (no line index:
-    applying an edit near the top of a long buffer stays cheap)."""
-    start = 0
-    if position.line > 0:
-        for count, m in enumerate(_BREAK.finditer(text), start=1):
-            if count == position.line:
-                start = m.end()
-                break
-        else:
+    applying an edit near the top of a long buffer stays cheap). ``plain``: the text has no
+    ``\r`` (the caller knows; its lines are then found with ``str.find``)."""
+    if plain is None:
+        plain = "\r" not in text
+    if plain:
+        found = _line_start(text, position.line)
+        if found is None:
             return len(text)
-    brk = _BREAK.search(text, start)
-    end = brk.start() if brk else len(text)
-    return start + SourceText(text[start:end]).offset(Position(0, position.character), encoding)
+        start = found
+        brk = text.find("\n", start)
+        end = brk if brk >= 0 else len(text)
+    else:
+        start = 0
+        if position.line > 0:
+            for count, m in enumerate(_BREAK.finditer(text), start=1):
+                if count == position.line:
+                    start = m.end()
+                    break
+            else:
+                return len(text)
+        match = _BREAK.search(text, start)
+        end = match.start() if match else len(text)
+    line_text = text[start:end]
+    if position.character <= 0:
+        return start
+    if line_text.isascii():
+        return start + min(position.character, len(line_text))
+    return start + SourceText(line_text).offset(Position(0, position.character), encoding)
 
 
 def apply_changes(text: str, changes: Iterable[lsp.TextDocumentContentChangeEvent], encoding: Encoding) -> str:
     """Apply incremental (ranged) or full content changes, in order, to a buffer's text."""
     for change in changes:
         if isinstance(change, lsp.TextDocumentContentChangePartial):
-            a = offset_in(text, change.range.start, encoding)
-            b = offset_in(text, change.range.end, encoding)
+            plain = "\r" not in text
+            a = offset_in(text, change.range.start, encoding, plain)
+            b = a if change.range.end == change.range.start else offset_in(text, change.range.end, encoding, plain)
             a, b = min(a, b), max(a, b)
             text = text[:a] + change.text + text[b:]
         else:
@@ -122,6 +151,13 @@ ViewOf = Callable[[str], FileView]
 _EMPTY = SourceText("")
 
 
+@functools.lru_cache(maxsize=8192)
+def _fingerprint(code: str, subject: str | None, phase: str | None, path: str) -> str:
+    """``Finding.fingerprint`` (a SHA-256 of canonical JSON), remembered: the same findings are
+    converted again at every keystroke."""
+    return fingerprint(code, subject, phase, path)
+
+
 def to_diagnostic(finding: Finding, view_of: ViewOf, encoding: Encoding, language: Language = "en") -> lsp.Diagnostic:
     """The LSP diagnostic of a finding, with its fixes serialised in ``data``; its message,
     related messages and fix titles in ``language`` (the client's locale)."""
@@ -139,7 +175,7 @@ def to_diagnostic(finding: Finding, view_of: ViewOf, encoding: Encoding, languag
         )
         for r in finding.related
     ]
-    data: dict[str, Any] = {"fingerprint": finding.fingerprint}
+    data: dict[str, Any] = {"fingerprint": _fingerprint(finding.code, finding.subject, finding.phase, finding.path)}
     if finding.subject is not None:
         data["subject"] = finding.subject
     if finding.fixes:

@@ -334,15 +334,19 @@ class Diagnostics:
         if st.dirty or not snap.current:
             return False
         changed = {p for p in set(groups) | set(st.groups) if groups.get(p, ()) is not st.groups.get(p, ())}
-        reports = await loop.run_in_executor(
-            self.executor,
-            convert_groups,
-            snap,
-            {p: groups.get(p, ()) for p in changed},
-            uri_of,
-            versions,
-            encoding,
-            self.session.language,
+        reports = (
+            await loop.run_in_executor(
+                self.executor,
+                convert_groups,
+                snap,
+                {p: groups.get(p, ()) for p in changed},
+                uri_of,
+                versions,
+                encoding,
+                self.session.language,
+            )
+            if changed
+            else {}  # the first phase delivered them all (a keystroke's usual case)
         )
         if st.dirty:
             return False

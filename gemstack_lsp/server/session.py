@@ -8,7 +8,7 @@ second, so unsaved edits count and nothing is ever written.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any
@@ -364,11 +364,27 @@ class Session:
         host = self._hosts.get(root)
         if host is None:
             host = self._hosts[root] = AnalysisHost(root, DiskReader(root, run_git=not self.restricted))
-            host.unit_hooks.append(index_unit)  # the workspace-symbol index follows the analysis
+            host.unit_hooks.append(self._index_hook(root))  # the workspace indexes follow the analysis
             for doc in self.documents.values():
                 if doc.root == root and doc.rel is not None and doc.gemstack:
                     host.set_buffer(doc.rel, doc.text)
         return host
+
+    def _index_hook(self, root: str) -> Callable[[Snapshot, str], None]:
+        """The unit hook that keeps the workspace-symbol and occurrence indexes of a feature up
+        to date as the analysis passes, except for a feature with an open buffer: that is typed
+        into, and re-indexing it on every keystroke is work no keystroke needs (about a fifth of
+        a keystroke's analysis); a workspace query reads the few such documents again itself
+        (their parts are per-document, kept while unchanged)."""
+
+        def hook(snapshot: Snapshot, feature: str) -> None:
+            prefix = f"{SPECS_DIR}/{feature}/"  # the unit is a feature's name
+            for doc in tuple(self.documents.values()):  # on the analysis thread: a copy
+                if doc.root == root and doc.rel is not None and doc.rel.startswith(prefix):
+                    return
+            index_unit(snapshot, feature)
+
+        return hook
 
     def hosts(self) -> dict[str, AnalysisHost]:
         return dict(self._hosts)

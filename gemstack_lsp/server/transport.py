@@ -15,7 +15,6 @@ length that claimed those bytes was wrong.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re
@@ -23,8 +22,6 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcParseError
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +48,7 @@ class BadFrame:
 class FrameReader:
     """Reads framed messages from an ``asyncio.StreamReader`` (``next()``)."""
 
-    def __init__(self, stream: asyncio.StreamReader) -> None:
+    def __init__(self, stream: Any) -> None:
         self._stream = stream
         self._buf = bytearray()
         self._eof = False
@@ -170,24 +167,9 @@ def _shown(text: str) -> str:
     return quote(text, 40)
 
 
-def parse_error(protocol: Any, reason: str, error_type: type[JsonRpcException] = JsonRpcParseError) -> None:
-    """Answer a frame that could not be read with a JSON-RPC error (``id: null``): a parse
-    error, or an invalid request for JSON that is no JSON-RPC message."""
-    log.warning("malformed message: %s", reason)
-    error = error_type(message=f"{error_type.MESSAGE}: {reason}")
-    try:
-        protocol._send_response(None, error=error.to_response_error())
-    except Exception as exc:  # the pipe may be gone
-        log.warning("could not answer a malformed message: %s", exc)
-
-
-async def serve(
-    stop_event: threading.Event,
-    reader: FrameReader,
-    protocol: Any,
-    error_handler: Callable[[Exception, type[Any]], Any] | None = None,
-) -> None:
-    """Hand every message read to ``protocol`` until the input ends or ``stop_event`` is set."""
+async def serve(stop_event: threading.Event, reader: FrameReader, endpoint: Any) -> None:
+    """Hand every frame read to ``endpoint`` (``rpc.Endpoint.receive``; a bad frame to its
+    ``malformed``) until the input ends or ``stop_event`` is set."""
     while not stop_event.is_set():
         frame = await reader.next()
         if frame is None:
@@ -195,26 +177,9 @@ async def serve(
                 log.warning("closing the connection: %s", reader.close_reason)
             return
         if isinstance(frame, BadFrame):
-            parse_error(protocol, frame.reason)
+            endpoint.malformed(frame.reason)
             continue
-        if frame.lstrip()[:1] == b"[":
-            # A JSON-RPC batch: LSP has none; one error answers it (its ids are not read).
-            parse_error(protocol, "batches are not supported by the Language Server Protocol", JsonRpcInvalidRequest)
-            continue
-        try:
-            message = json.loads(frame, object_hook=protocol.structure_message)
-        except ValueError as exc:  # not JSON, not UTF-8
-            parse_error(protocol, f"the body is not JSON: {type(exc).__name__} at {_where(exc)}")
-            continue
-        except Exception as exc:  # JSON, but no message pygls can structure
-            parse_error(protocol, f"not a JSON-RPC message ({type(exc).__name__})", JsonRpcInvalidRequest)
-            continue
-        try:
-            protocol.handle_message(message)
-        except Exception as exc:  # a message the protocol cannot take: log it, never stop reading
-            log.exception("unable to handle a message")
-            if error_handler is not None:
-                error_handler(exc, JsonRpcParseError)
+        endpoint.receive(frame)
 
 
 #: Whitespace a JSON text writes as an escape: a "Bearer <token>" split by one is not seen
@@ -251,8 +216,3 @@ def outgoing_text(data: Any, serialize: Callable[[Any], Any]) -> str:
     if not looks_secret(text) and not _ESCAPED_BEARER.search(text):
         return text
     return json.dumps(redact_message(json.loads(text)))
-
-
-def _where(exc: ValueError) -> str:
-    position = getattr(exc, "pos", None) or getattr(exc, "start", None)
-    return f"byte {position}" if isinstance(position, int) else "the start"

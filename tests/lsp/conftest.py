@@ -192,10 +192,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _structure_code_actions(client: LanguageClient) -> None:
-    """lsprotocol would read a CodeAction that carries a command as a bare Command (its command a
-    stringified dict): tell the two apart by their fields instead."""
-    converter = client.protocol._converter
+def client_converter() -> Any:
+    """The test client's converter: pygls's default, and a CodeAction that carries a command
+    told from a bare Command by its fields (lsprotocol would read it as a Command whose command
+    is a stringified dict)."""
+    converter = default_converter()
 
     def hook(obj: Any, _: Any) -> lsp.CodeAction | lsp.Command:
         if isinstance(obj, dict) and (
@@ -208,11 +209,11 @@ def _structure_code_actions(client: LanguageClient) -> None:
 
     converter.register_structure_hook(lsp.Command | lsp.CodeAction, hook)
     converter.register_structure_hook(lsp.CodeAction | lsp.Command, hook)
+    return converter
 
 
 def _install_handlers(harness: Harness) -> None:
     client = harness.client
-    _structure_code_actions(client)
 
     @client.feature(lsp.WORKSPACE_APPLY_EDIT)
     def apply_edit(params: lsp.ApplyWorkspaceEditParams) -> lsp.ApplyWorkspaceEditResult:
@@ -299,7 +300,7 @@ async def make_client(request: pytest.FixtureRequest) -> AsyncIterator[MakeClien
         subprocess: bool | None = None,
         client_name: str | None = None,
     ) -> Harness:
-        client = LanguageClient(converter_factory=default_converter)
+        client = LanguageClient(converter_factory=client_converter)
         register_lsp_features(client, {m: f for m, f in DEFAULT_CLIENT_FEATURES.items() if m not in _OWN_HANDLERS})
         harness = Harness(client, root, kind)
         _install_handlers(harness)

@@ -1,7 +1,7 @@
 """The real server in the test process, on its own thread and event loop, for pytest-lsp's client.
 
 ``attach(client, fake=...)`` starts a fresh ``create_server()`` (the composition root
-``gemstack-lsp serve`` runs), fed through the same framed reader (``transport.serve``) as the
+``gemstack-lsp serve`` runs), fed through the same framed reader (``GemstackServer.serve``) as the
 stdio server, and connects it to a pygls client in place of ``client.start_io``: bytes the
 client writes are fed to the server's stream on the server's loop, frames the server writes
 (from any of its threads) are fed to the client's stream on the test's loop. The protocol is
@@ -31,7 +31,6 @@ from typing import Any
 from pygls.io_ import run_async
 
 from gemstack_lsp.core import rules
-from gemstack_lsp.server import transport
 from gemstack_lsp.server.app import create_server
 from gemstack_lsp.server.server import GemstackServer
 from tests.lsp import launch_server
@@ -134,6 +133,9 @@ class InProcessServer:
         self.error: BaseException | None = None
         self._registered = False
         self._thread = threading.Thread(target=self._run, name="gemstack-inprocess-server", daemon=True)
+        #: The client's reading task and its stop event (``attach``).
+        self.connection: asyncio.Task[None] | None = None
+        self.client_stop = threading.Event()
 
     def _register_test_features(self) -> None:
         @self.server.feature("test/audit")
@@ -168,15 +170,8 @@ class InProcessServer:
     async def _serve(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._input = asyncio.StreamReader(limit=1 << 26)
-        self.server._stop_event = threading.Event()
-        self.server.protocol.set_writer(self.writer)
         self._ready.set()
-        await transport.serve(
-            self.server._stop_event,
-            transport.FrameReader(self._input),
-            self.server.protocol,
-            error_handler=self.server.report_server_error,
-        )
+        await self.server.serve(self._input, self.writer)
 
     def _call(self, fn: Callable[..., Any], *args: Any) -> None:
         loop = self._loop
@@ -209,6 +204,9 @@ class InProcessServer:
                 self.server.background_executor,
             ):
                 executor.shutdown(wait=True, cancel_futures=True)
+            self.client_stop.set()
+            if self.connection is not None and not self.connection.done():
+                self.connection.cancel()
             if self.error is not None:
                 raise RuntimeError("the in-process server failed") from self.error
         finally:
@@ -224,14 +222,15 @@ async def attach(client: Any, *, fake: bool) -> InProcessServer:
     server = InProcessServer(loop, to_client, fake)
     server.start()
     client.protocol.set_writer(_ToServer(server))
-    connection = asyncio.create_task(
+    # The client's reading loop (pygls's public ``run_async``): it ends when the server's
+    # writer closes the stream (``stop()``).
+    server.connection = asyncio.create_task(
         run_async(
-            stop_event=client._stop_event,
+            stop_event=server.client_stop,
             reader=to_client,
             protocol=client.protocol,
             logger=logging.getLogger("pygls.client"),
             error_handler=client.report_server_error,
         )
     )
-    client._async_tasks.append(connection)
     return server

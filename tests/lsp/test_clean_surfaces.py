@@ -174,10 +174,10 @@ async def test_plain_text_hover_for_clients_without_markdown(
 def test_a_cancel_for_an_answered_request_logs_no_warning(caplog: pytest.LogCaptureFixture) -> None:
     server = GemstackServer()
     with caplog.at_level(logging.DEBUG):
-        server.protocol._handle_cancel_notification(42)
+        server.endpoint.cancel(42)
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
     # The id is still remembered, so a handler that runs late sees it was cancelled.
-    assert 42 in server.protocol.cancelled
+    assert 42 in server.endpoint.cancelled
 
 
 def _plain_text_completion_docs(caps: lsp.ClientCapabilities) -> None:

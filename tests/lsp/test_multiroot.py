@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
-from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
@@ -71,7 +70,7 @@ async def start_workspace(
     ``workspace.configuration`` capability (a push-only client). The server runs in this
     process unless ``subprocess`` (or ``GEMSTACK_TEST_SERVER=subprocess``) says otherwise.
     """
-    client = LanguageClient(converter_factory=default_converter)
+    client = LanguageClient(converter_factory=_CONF.client_converter)
     own = {
         lsp.WORKSPACE_APPLY_EDIT,
         lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,

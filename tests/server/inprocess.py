@@ -1,7 +1,7 @@
 """A whole server in the test's own process: raw frames in, parsed messages out.
 
 The server is the one ``gemstack-lsp serve`` runs (``app.create_server``), fed through the same
-framed reader (``transport.serve``) from an in-memory stream, its output collected by a writer
+framed reader (``GemstackServer.serve``) from an in-memory stream, its output collected by a writer
 that parses each frame. No subprocess, so a test costs milliseconds, not a server start-up.
 """
 
@@ -10,10 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import threading
 from typing import Any
 
-from gemstack_lsp.server import transport
 from gemstack_lsp.server.app import create_server
 from gemstack_lsp.server.server import GemstackServer
 
@@ -54,11 +52,7 @@ class InProcess:
         self.server: GemstackServer = create_server()
         self.out = Collector()
         self.input = asyncio.StreamReader()
-        self.server.protocol.set_writer(self.out)
-        self.server._stop_event = threading.Event()
-        self.task = asyncio.ensure_future(
-            transport.serve(self.server._stop_event, transport.FrameReader(self.input), self.server.protocol)
-        )
+        self.task = asyncio.ensure_future(self.server.serve(self.input, self.out))
 
     def send(self, *messages: Any) -> None:
         for message in messages:

@@ -47,3 +47,19 @@ async def test_requests_after_shutdown_are_answered_invalid_request(server: InPr
     )
     answer = await server.answer(9)
     assert answer["error"]["code"] == INVALID_REQUEST and "after shutdown" in answer["error"]["message"]
+
+
+async def test_notifications_after_shutdown_are_dropped(server: InProcess) -> None:
+    server.send(request(10, "shutdown"))
+    assert (await server.answer(10))["result"] is None
+    uri = "file:///nowhere/spec.md"
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": "# x"}},
+        }
+    )
+    server.send(request(11, "workspace/symbol", {"query": "x"}))
+    assert (await server.answer(11))["error"]["code"] == INVALID_REQUEST
+    assert uri not in server.server.session.documents

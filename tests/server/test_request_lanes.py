@@ -141,3 +141,35 @@ async def test_a_watcher_storm_is_one_change_and_requests_are_answered(opened: t
     server.send(notification("workspace/didChangeWatchedFiles", {"changes": changes}), hover(50, uri))
     assert "error" not in await server.answer(50, timeout=60)
     assert host.revision == revision + 1  # the storm was one change, not 20,000
+
+
+async def test_ids_typed_into_an_open_buffer_are_found_by_workspace_queries(
+    opened: tuple[InProcess, str, str],
+) -> None:
+    """The analysis does not re-index a feature whose document is being typed into
+    (``Session._index_hook``): a workspace query reads that buffer itself."""
+    server, uri, text = opened
+    renamed = text.replace('"id": "zero-dependency-core"', '"id": "zero-dependency-kernel"', 1)
+    server.send(change(uri, 2, renamed))
+    await server.published(uri, 2)
+    server.send(request(50, "workspace/symbol", {"query": "zero-dependency-kernel"}))
+    names = {s["name"] for s in (await server.answer(50))["result"]}
+    assert "zero-dependency-kernel" in names
+    server.send(request(51, "workspace/symbol", {"query": "zero-dependency-core"}))
+    old = [s for s in (await server.answer(51))["result"] if s["name"] == "zero-dependency-core"]
+    assert all(s["location"]["uri"] != uri for s in old)  # other documents may still declare it
+    at = renamed.index("zero-dependency-kernel") + 3
+    line = renamed.count("\n", 0, at)
+    character = at - (renamed.rfind("\n", 0, at) + 1)
+    server.send(
+        request(
+            52,
+            "textDocument/references",
+            {
+                "textDocument": {"uri": uri},
+                "position": {"line": line, "character": character},
+                "context": {"includeDeclaration": True},
+            },
+        )
+    )
+    assert any(loc["uri"] == uri for loc in (await server.answer(52))["result"] or [])

@@ -16,6 +16,7 @@ Findings use the reference's fingerprint slots: ``subject`` is the contract id
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import functools
 import json
@@ -229,7 +230,9 @@ def _fast_check() -> Callable[[Any], Any] | None:
     import fastjsonschema  # a light import, on first use
 
     try:
-        return fastjsonschema.compile(load_schema(SCHEMA_FILE))
+        # A copy: fastjsonschema rewrites the ``$ref``s of the schema it is given in place, and
+        # the loaded schema is shared (hover and completion walk it).
+        return fastjsonschema.compile(copy.deepcopy(load_schema(SCHEMA_FILE)))
     except fastjsonschema.JsonSchemaDefinitionException:
         return None
 

@@ -8,6 +8,7 @@ an editor can offer (so that a code action never re-runs analysis).
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import traceback
 from collections.abc import Callable, Iterable, Mapping
@@ -149,8 +150,11 @@ class Finding:
         return replace(self, fixes=self.fixes + fixes)
 
 
+@functools.lru_cache(maxsize=8192)
 def fingerprint(code: str | None, contract_id: str | None, phase: str | None, location: str | None) -> str:
-    """The reference fingerprint: sha256 of the compact JSON ``{code, contractId, phase, location}``."""
+    """The reference fingerprint: sha256 of the compact JSON ``{code, contractId, phase, location}``.
+    Remembered (a pure function of four strings): the same findings are fingerprinted again at
+    every analysis, by the policy and by the conversion to diagnostics."""
     loc = location.replace("\\", "/") if location else None
     payload = {
         "code": code or "UNKNOWN_ERROR",

@@ -11,7 +11,6 @@ re-runs analysis.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from gemstack_lsp.core.findings import Finding, Fix, Severity, code_info, fingerprint
+from gemstack_lsp.core.findings import Finding, Fix, Severity, code_info
 from gemstack_lsp.core.i18n import Language, localize_finding
 from gemstack_lsp.core.text import Encoding, Position, SourceText, Span
 
@@ -151,13 +150,6 @@ ViewOf = Callable[[str], FileView]
 _EMPTY = SourceText("")
 
 
-@functools.lru_cache(maxsize=8192)
-def _fingerprint(code: str, subject: str | None, phase: str | None, path: str) -> str:
-    """``Finding.fingerprint`` (a SHA-256 of canonical JSON), remembered: the same findings are
-    converted again at every keystroke."""
-    return fingerprint(code, subject, phase, path)
-
-
 def to_diagnostic(finding: Finding, view_of: ViewOf, encoding: Encoding, language: Language = "en") -> lsp.Diagnostic:
     """The LSP diagnostic of a finding, with its fixes serialised in ``data``; its message,
     related messages and fix titles in ``language`` (the client's locale)."""
@@ -175,7 +167,7 @@ def to_diagnostic(finding: Finding, view_of: ViewOf, encoding: Encoding, languag
         )
         for r in finding.related
     ]
-    data: dict[str, Any] = {"fingerprint": _fingerprint(finding.code, finding.subject, finding.phase, finding.path)}
+    data: dict[str, Any] = {"fingerprint": finding.fingerprint}
     if finding.subject is not None:
         data["subject"] = finding.subject
     if finding.fixes:

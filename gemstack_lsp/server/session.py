@@ -364,24 +364,25 @@ class Session:
         host = self._hosts.get(root)
         if host is None:
             host = self._hosts[root] = AnalysisHost(root, DiskReader(root, run_git=not self.restricted))
-            host.unit_hooks.append(self._index_hook(root))  # the workspace indexes follow the analysis
+            host.unit_hooks.append(self._index_hook(host))  # the workspace indexes follow the analysis
             for doc in self.documents.values():
                 if doc.root == root and doc.rel is not None and doc.gemstack:
                     host.set_buffer(doc.rel, doc.text)
         return host
 
-    def _index_hook(self, root: str) -> Callable[[Snapshot, str], None]:
+    @staticmethod
+    def _index_hook(host: AnalysisHost) -> Callable[[Snapshot, str], None]:
         """The unit hook that keeps the workspace-symbol and occurrence indexes of a feature up
         to date as the analysis passes, except for a feature with an open buffer: that is typed
         into, and re-indexing it on every keystroke is work no keystroke needs (about a fifth of
         a keystroke's analysis); a workspace query reads the few such documents again itself
-        (their parts are per-document, kept while unchanged)."""
+        (their parts are per-document, kept while unchanged). It runs on the analysis thread
+        and reads only the host's own inputs (its buffers), never the session."""
 
         def hook(snapshot: Snapshot, feature: str) -> None:
             prefix = f"{SPECS_DIR}/{feature}/"  # the unit is a feature's name
-            for doc in tuple(self.documents.values()):  # on the analysis thread: a copy
-                if doc.root == root and doc.rel is not None and doc.rel.startswith(prefix):
-                    return
+            if any(rel.startswith(prefix) for rel in host.buffers):
+                return
             index_unit(snapshot, feature)
 
         return hook

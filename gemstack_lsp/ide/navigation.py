@@ -57,7 +57,7 @@ REGISTRY_FILES = (LEDGER_NAME, f".gemstack/{LEDGER_NAME}", ".gemstack/providers.
 FEATURE_KINDS = frozenset({"contract", "test", "task", "action"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Occurrence:
     """One mention of an identifier in one file.
 

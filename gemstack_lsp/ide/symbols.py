@@ -23,7 +23,7 @@ __all__ = ["SymbolEntry", "all_symbols", "fuzzy_match", "index_unit", "workspace
 _STRUCTURE = frozenset({"heading", "block", "key"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SymbolEntry:
     """One workspace symbol: an outline item of a feature document, or the feature itself.
 

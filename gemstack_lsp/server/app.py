@@ -4,14 +4,13 @@ Each module registers its own handlers (``register(server)``), one file per LSP 
 lifecycle and diagnostics (``lifecycle``), settings (``settings_sync``), hover, code actions,
 commands, code lenses, navigation, completion and document symbols; then the authoring
 features: semantic tokens, document highlights, folding and selection ranges, rename,
-formatting and inlay hints.
+formatting and inlay hints; and the refresh requests that follow an analysis (``refresh``).
 """
 
 from __future__ import annotations
 
 from gemstack_lsp.server import (
     actions,
-    authoring_refresh,
     capsule_state,
     commands,
     completion,
@@ -23,6 +22,7 @@ from gemstack_lsp.server import (
     lens,
     lifecycle,
     navigation,
+    refresh,
     rename,
     selection_range,
     semantic_tokens,
@@ -43,7 +43,7 @@ def create_server() -> GemstackServer:
         module.register(ls)
     # The authoring features (issue 20): one module per method family.
     authoring = (semantic_tokens, highlight, folding, selection_range, rename, formatting, inlay_hints)
-    for module in (*authoring, authoring_refresh):
+    for module in (*authoring, refresh):
         module.register(ls)
     return ls
 

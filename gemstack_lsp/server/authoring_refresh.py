@@ -52,3 +52,26 @@ def register(server: GemstackServer) -> None:
             log.debug("refresh not sent: %s", exc)
 
     server.diagnostics.listeners.append(on_analysis)
+
+
+def watch_lenses(server: GemstackServer) -> None:
+    """Ask the client to refresh its lenses when an analysis changes a repository's findings.
+
+    A lens on spec.md depends on other files (tasks.md, the capsule, the ledger): the client
+    re-asks for the lenses of a document it edits, not for those of the others. The first
+    analysis of a repository is not followed by a refresh (the client asks for lenses anyway).
+    Installed with the server, before the lenses' own module is loaded (``server/lens.py``).
+    """
+    seen: set[str] = set()
+
+    def on_analysis(root: str, changed: frozenset[str]) -> None:
+        first = root not in seen
+        seen.add(root)
+        if first or not changed or not server.session.client.code_lens_refresh:
+            return
+        if not server.session.settings_for_root(root).code_lens:
+            return
+        future = server.workspace_code_lens_refresh(None)
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+
+    server.diagnostics.listeners.append(on_analysis)

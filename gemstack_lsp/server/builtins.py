@@ -69,11 +69,14 @@ def handlers(server: GemstackServer, protocol: GemstackProtocol) -> dict[str, Ca
     def result_of(params: lsp.InitializeParams) -> lsp.InitializeResult:
         session = server.session
         encoding = convert.encoding_kind(session.encoding)
+        # The feature modules not loaded yet are declared (``server/features.py``).
+        lazy = {f.module: f for f in server.lazy_methods.values()}.values()
+        options = {method: option for f in lazy for method, option in f.methods if option is not None}
         capabilities = ServerCapabilitiesBuilder(
             params.capabilities,
-            {*features.features, *table},
-            features.feature_options,
-            list(features.commands),
+            {*features.features, *table, *server.lazy_methods},
+            {**options, **features.feature_options},
+            [*features.commands, *server.lazy_commands],
             lsp.TextDocumentSyncKind.Incremental,
             None,
             encoding,
@@ -121,6 +124,9 @@ def handlers(server: GemstackServer, protocol: GemstackProtocol) -> dict[str, Ca
 
     def execute_command(params: lsp.ExecuteCommandParams) -> Any:
         command = features.commands.get(params.command)
+        if command is None and params.command in server.lazy_commands:
+            server.load_feature(server.lazy_commands[params.command])
+            command = features.commands.get(params.command)
         if command is None:
             raise JsonRpcInvalidParams(f"Invalid Params: Command name {params.command!r} is not defined")
         return command(*(params.arguments or ()))

@@ -34,27 +34,6 @@ def code_lens(view: RequestView, params: lsp.CodeLensParams) -> list[lsp.CodeLen
     return [convert_ide.to_code_lens(i, ctx.source, ctx.encoding) for i in shown]
 
 
-def _watch_analyses(server: GemstackServer) -> None:
-    """Ask the client to refresh its lenses when an analysis changes a repository's findings.
-
-    A lens on spec.md depends on other files (tasks.md, the capsule, the ledger): the client
-    re-asks for the lenses of a document it edits, not for those of the others.
-    """
-    seen: set[str] = set()
-
-    def on_analysis(root: str, changed: frozenset[str]) -> None:
-        first = root not in seen
-        seen.add(root)
-        if first or not changed or not server.session.client.code_lens_refresh:
-            return
-        if not server.session.settings_for_root(root).code_lens:
-            return
-        future = server.workspace_code_lens_refresh(None)
-        future.add_done_callback(lambda f: f.cancelled() or f.exception())
-
-    server.diagnostics.listeners.append(on_analysis)
-
-
 def register(server: GemstackServer) -> None:
-    _watch_analyses(server)
+    # The lenses' refresh requests are sent from the server's start (``authoring_refresh.watch_lenses``).
     request(server, lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))(code_lens)

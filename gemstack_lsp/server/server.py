@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import os
 import stat
@@ -31,6 +32,7 @@ from gemstack_lsp import __version__
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.server import builtins, requests, rpc
 from gemstack_lsp.server.diagnostics import Diagnostics
+from gemstack_lsp.server.features import LazyFeature
 from gemstack_lsp.server.session import Session
 from gemstack_lsp.server.token_results import TokenResults
 from gemstack_lsp.uris import uri_to_path
@@ -59,6 +61,9 @@ class GemstackProtocol(LanguageServerProtocol):
 
     def handler_of(self, method: str) -> Callable[[Any], Any] | None:
         handler: Callable[[Any], Any] | None = self.builtins.get(method) or self.fm.features.get(method)
+        if handler is None and method in self.server.lazy_methods:
+            self.server.load_feature(self.server.lazy_methods[method])  # its first message
+            handler = self.fm.features.get(method)
         return handler
 
     def handle_message(self, message: Any) -> None:
@@ -115,6 +120,32 @@ class GemstackServer(LanguageServer):
         self.token_results = TokenResults()
         #: Set to stop reading the connection (``shutdown``).
         self.stop_event = threading.Event()
+        #: The feature modules declared and not loaded yet (``server/features.py``), by method
+        #: and by command.
+        self.lazy_methods: dict[str, LazyFeature] = {}
+        self.lazy_commands: dict[str, LazyFeature] = {}
+
+    def declare(self, feature: LazyFeature) -> None:
+        """Register ``feature``'s module on the first message of one of its methods or commands;
+        until then its methods, options and commands are declared (``initialize``)."""
+        for method, _ in feature.methods:
+            self.lazy_methods[method] = feature
+        for command in feature.commands:
+            self.lazy_commands[command] = feature
+
+    def load_feature(self, feature: LazyFeature) -> None:
+        """Import a declared feature module and register its handlers (once)."""
+        for method, _ in feature.methods:
+            self.lazy_methods.pop(method, None)
+        for command in feature.commands:
+            self.lazy_commands.pop(command, None)
+        importlib.import_module(f"gemstack_lsp.server.{feature.module}").register(self)
+
+    def load_features(self) -> None:
+        """Load every declared feature module now."""
+        declared = {f.module: f for f in [*self.lazy_methods.values(), *self.lazy_commands.values()]}
+        for feature in declared.values():
+            self.load_feature(feature)
 
     @property
     def endpoint(self) -> rpc.Endpoint:

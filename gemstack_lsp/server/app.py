@@ -2,8 +2,8 @@
 
 Each module registers its own handlers (``register(server)``), one file per LSP area. The
 diagnostics path is registered when the server is created: the lifecycle and diagnostics
-(``lifecycle``), commands, settings (``settings_sync``) and the refresh requests sent after an
-analysis (``authoring_refresh``). The other features (hover, code actions, code lenses,
+(``lifecycle``), settings (``settings_sync``) and the refresh requests sent after an analysis
+(``authoring_refresh``). The other features (hover, code actions, commands, code lenses,
 navigation, completion, document symbols, then the authoring features: semantic tokens,
 document highlights, folding and selection ranges, rename, formatting and inlay hints) are
 declared (``server/features.py``) and each module is loaded on its first message, so that
@@ -12,7 +12,7 @@ declared (``server/features.py``) and each module is loaded on its first message
 
 from __future__ import annotations
 
-from gemstack_lsp.server import authoring_refresh, commands, lifecycle, server, settings_sync
+from gemstack_lsp.server import authoring_refresh, lifecycle, server, settings_sync
 from gemstack_lsp.server.features import LAZY_FEATURES
 from gemstack_lsp.server.server import GemstackServer
 
@@ -24,7 +24,6 @@ def create_server(*, load_features: bool = False) -> GemstackServer:
     instead of on its first message."""
     ls = GemstackServer()
     lifecycle.register(ls)
-    commands.register(ls)
     authoring_refresh.watch_lenses(ls)
     settings_sync.register(ls)
     authoring_refresh.register(ls)

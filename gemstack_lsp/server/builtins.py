@@ -69,14 +69,16 @@ def handlers(server: GemstackServer, protocol: GemstackProtocol) -> dict[str, Ca
     def result_of(params: lsp.InitializeParams) -> lsp.InitializeResult:
         session = server.session
         encoding = convert.encoding_kind(session.encoding)
-        # The feature modules not loaded yet are declared (``server/features.py``).
-        lazy = {f.module: f for f in server.lazy_methods.values()}.values()
-        options = {method: option for f in lazy for method, option in f.methods if option is not None}
+        # The feature modules loaded on their first message are declared (``server/features.py``),
+        # loaded or not; their commands come after the others, in the table's order.
+        declared = server.declared
+        options = {method: option for f in declared for method, option in f.methods if option is not None}
+        commands = [c for f in declared for c in f.commands]
         capabilities = ServerCapabilitiesBuilder(
             params.capabilities,
-            {*features.features, *table, *server.lazy_methods},
+            {*features.features, *table, *(method for f in declared for method, _ in f.methods)},
             {**options, **features.feature_options},
-            [*features.commands, *server.lazy_commands],
+            [*(c for c in features.commands if c not in commands), *commands],
             lsp.TextDocumentSyncKind.Incremental,
             None,
             encoding,

@@ -7,8 +7,8 @@ this table says which methods and commands each one registers and with which opt
 capabilities are the same as with every module loaded (``tests/server/test_lazy_features.py``
 holds this table to what the modules register).
 
-The diagnostics path (lifecycle, settings, commands, the refresh requests) is not here: it is
-registered when the server is created.
+The diagnostics path (lifecycle, settings, the refresh requests) is not here: it is registered
+when the server is created.
 """
 
 from __future__ import annotations
@@ -51,6 +51,17 @@ LAZY_FEATURES: tuple[LazyFeature, ...] = (
                     resolve_provider=False,
                 ),
             ),
+        ),
+    ),
+    LazyFeature(
+        "commands",
+        (),
+        (
+            "gemstack.regenerateCapsule",
+            "gemstack.verifyCapsule",
+            "gemstack.checkWorkspace",
+            "gemstack.writePlan",
+            "gemstack.applyFix",
         ),
     ),
     LazyFeature("capsule_state", (("gemstack/capsuleState", None),)),

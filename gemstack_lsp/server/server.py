@@ -124,10 +124,14 @@ class GemstackServer(LanguageServer):
         #: and by command.
         self.lazy_methods: dict[str, LazyFeature] = {}
         self.lazy_commands: dict[str, LazyFeature] = {}
+        #: Every feature declared, loaded or not, in the order of declaration; the modules loaded.
+        self.declared: list[LazyFeature] = []
+        self.loaded: set[str] = set()
 
     def declare(self, feature: LazyFeature) -> None:
         """Register ``feature``'s module on the first message of one of its methods or commands;
         until then its methods, options and commands are declared (``initialize``)."""
+        self.declared.append(feature)
         for method, _ in feature.methods:
             self.lazy_methods[method] = feature
         for command in feature.commands:
@@ -135,6 +139,9 @@ class GemstackServer(LanguageServer):
 
     def load_feature(self, feature: LazyFeature) -> None:
         """Import a declared feature module and register its handlers (once)."""
+        if feature.module in self.loaded:
+            return
+        self.loaded.add(feature.module)
         for method, _ in feature.methods:
             self.lazy_methods.pop(method, None)
         for command in feature.commands:
@@ -143,8 +150,7 @@ class GemstackServer(LanguageServer):
 
     def load_features(self) -> None:
         """Load every declared feature module now."""
-        declared = {f.module: f for f in [*self.lazy_methods.values(), *self.lazy_commands.values()]}
-        for feature in declared.values():
+        for feature in self.declared:
             self.load_feature(feature)
 
     @property

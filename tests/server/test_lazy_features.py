@@ -4,7 +4,7 @@
 their methods, options and commands are declared by a table. These tests hold the table to
 what each module registers, check that the capabilities are the same whether the modules are
 loaded or not, that a first request or command loads its module and is answered, and that
-creating the server imports none of them.
+creating the server imports none of them, nor the analysis (loaded after the answer).
 """
 
 from __future__ import annotations
@@ -117,7 +117,9 @@ async def test_a_first_request_or_command_loads_its_module_and_is_answered() -> 
         running.send(request(3, lsp.WORKSPACE_EXECUTE_COMMAND, {"command": "gemstack.renameFrozenContract"}))
         message = (await running.answer(3))["error"]["message"]
         assert "takes [uri" in message and "is not defined" not in message  # the command's own refusal
-        assert lsp.TEXT_DOCUMENT_RENAME not in lazy and not running.server.lazy_commands
+        commands = running.server.lazy_commands
+        assert lsp.TEXT_DOCUMENT_RENAME not in lazy and "gemstack.renameFrozenContract" not in commands
+        assert "gemstack.checkWorkspace" in commands  # another module's
         # An unknown method is still unknown.
         running.send(request(4, "textDocument/noSuchThing", {}))
         assert (await running.answer(4))["error"]["code"] == -32601
@@ -125,9 +127,11 @@ async def test_a_first_request_or_command_loads_its_module_and_is_answered() -> 
         await running.close()
 
 
-def test_creating_the_server_imports_no_feature_module() -> None:
+def test_creating_the_server_imports_no_feature_module_and_no_analysis() -> None:
     modules = [f"gemstack_lsp.server.{f.module}" for f in LAZY_FEATURES]
-    modules += ["gemstack_lsp.ide.completion", "gemstack_lsp.ide.hover", "gemstack_lsp.ide.lens"]
+    modules += ["gemstack_lsp.ide", "gemstack_lsp.ide.completion", "gemstack_lsp.ide.hover", "gemstack_lsp.ide.lens"]
+    # Nor the analysis: it is loaded once initialize is answered (``lifecycle._preload_analysis``).
+    modules += ["gemstack_lsp.host.analysis", "gemstack_lsp.core.rules", "gemstack_lsp.core.repo"]
     code = (
         "import sys\n"
         "from gemstack_lsp.server.app import create_server\n"

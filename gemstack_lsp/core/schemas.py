@@ -36,7 +36,7 @@ _PACKAGE = "gemstack_lsp.schemas"
 _SUFFIX = ".schema.json"
 #: The schemas' directory, when the package is one (``None``: read through ``importlib.resources``).
 _DIRECTORY: str | None = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schemas")
-if not os.path.isdir(_DIRECTORY):
+if not os.path.isdir(str(_DIRECTORY)):
     _DIRECTORY = None
 
 

@@ -62,7 +62,11 @@ class GemstackProtocol(LanguageServerProtocol):
     def handler_of(self, method: str) -> Callable[[Any], Any] | None:
         handler: Callable[[Any], Any] | None = self.builtins.get(method) or self.fm.features.get(method)
         if handler is None and method in self.server.lazy_methods:
-            self.server.load_feature(self.server.lazy_methods[method])  # its first message
+            try:
+                self.server.load_feature(self.server.lazy_methods[method])  # its first message
+            except Exception as exc:  # a module that cannot load: its message is still answered
+                log.exception("loading the handler of %s failed", method)
+                return partial(_raise, exc)
             handler = self.fm.features.get(method)
         return handler
 
@@ -91,6 +95,10 @@ class GemstackProtocol(LanguageServerProtocol):
 
     def send_request_async(self, method: str, params: Any | None = None, msg_id: Any = None) -> asyncio.Future[Any]:
         return asyncio.wrap_future(self.endpoint.send_request(method, params, msg_id=msg_id))
+
+
+def _raise(error: Exception, params: Any) -> Any:
+    raise error
 
 
 class GemstackServer(LanguageServer):

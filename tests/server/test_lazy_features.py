@@ -19,7 +19,7 @@ from inprocess import Collector, InProcess, notification, request
 from lsprotocol import types as lsp
 
 from gemstack_lsp.server.app import create_server
-from gemstack_lsp.server.features import LAZY_FEATURES
+from gemstack_lsp.server.features import LAZY_FEATURES, LazyFeature
 
 #: A client that supports what the capabilities builder looks at (semantic tokens, pull
 #: diagnostics, dynamic watchers, position encodings), and one that declares nothing.
@@ -140,3 +140,16 @@ def test_creating_the_server_imports_no_feature_module_and_no_analysis() -> None
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+async def test_a_module_that_cannot_load_still_answers_its_request() -> None:
+    running = InProcess()
+    try:
+        await _initialize(running, {})
+        broken = LazyFeature("no_such_module", (("gemstack/broken", None),))
+        running.server.declare(broken)
+        running.send(request(2, "gemstack/broken", {}))
+        answer = await running.answer(2)
+        assert answer["error"]["code"] == -32603 and "no_such_module" in answer["error"]["message"]
+    finally:
+        await running.close()

@@ -135,6 +135,9 @@ class GemstackServer(LanguageServer):
         #: Every feature declared, loaded or not, in the order of declaration; the modules loaded.
         self.declared: list[LazyFeature] = []
         self.loaded: set[str] = set()
+        #: Freeze the objects the analysis modules create when they are loaded after
+        #: ``initialize`` (``lifecycle._preload_analysis``): set for the server a process serves.
+        self.freeze_preloaded = False
 
     def declare(self, feature: LazyFeature) -> None:
         """Register ``feature``'s module on the first message of one of its methods or commands;
@@ -323,6 +326,7 @@ def serve_stdio(server: GemstackServer) -> None:
     """Serve one client on stdin/stdout until it sends ``exit`` or closes the pipe."""
     limit_malloc_arenas()
     tune_gc()
+    server.freeze_preloaded = True
     try:
         asyncio.run(_serve_stdio(server))
     except (BrokenPipeError, KeyboardInterrupt):
@@ -335,6 +339,7 @@ def serve_tcp(server: GemstackServer, host: str, port: int) -> None:
     """Serve one client at a time on a TCP socket (``gemstack-lsp serve --tcp``)."""
     limit_malloc_arenas()
     tune_gc()
+    server.freeze_preloaded = True
 
     listening: list[asyncio.Server] = []
     exits: list[Any] = []

@@ -6,7 +6,6 @@ loads pygls and `serve` never loads the CLI reporters.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 import traceback
@@ -16,6 +15,8 @@ from typing import TYPE_CHECKING
 from gemstack_lsp import __version__
 
 if TYPE_CHECKING:
+    import argparse
+
     from gemstack_lsp.core.i18n import Language
 
 #: subcommand -> (module under gemstack_lsp.commands, one-line help)

@@ -1,22 +1,44 @@
 """`gemstack-lsp serve`: run the language server over stdio (or TCP for debugging).
 
 Nothing here imports pygls until ``run``: the CLI builds this parser for every invocation.
+How editors start the server (``serve``, ``serve --stdio``) is understood without building the
+parser (``run_argv``): it is on the way to the answer to ``initialize``.
 """
 
 from __future__ import annotations
 
-import argparse
 import gc
 import logging
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
+
+#: ``--log-level``'s default.
+DEFAULT_LOG_LEVEL = "warning"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead (debugging)")
     parser.add_argument(
-        "--log-level", default="warning", choices=("error", "warning", "info", "debug"), help="stderr log level"
+        "--log-level", default=DEFAULT_LOG_LEVEL, choices=("error", "warning", "info", "debug"), help="stderr log level"
     )
+
+
+def run_argv(argv: Sequence[str]) -> int:
+    """Run with ``argv``: ``[]`` and ``["--stdio"]`` directly, anything else through the parser."""
+    if list(argv) in ([], ["--stdio"]):
+        return serve(None, DEFAULT_LOG_LEVEL)
+    from gemstack_lsp.cli import SUBCOMMANDS
+    from gemstack_lsp.commands.parser import Parser
+
+    help_text = SUBCOMMANDS["serve"][1]
+    parser = Parser(prog="gemstack-lsp serve", description=help_text)
+    add_arguments(parser)
+    return run(parser.parse_args(list(argv)))
 
 
 def _address(value: str) -> tuple[str, int]:
@@ -46,9 +68,14 @@ class RedactingFormatter(logging.Formatter):
 
 
 def run(args: argparse.Namespace) -> int:
+    return serve(args.tcp, str(args.log_level))
+
+
+def serve(tcp: str | None, log_level: str) -> int:
+    """Serve on stdin/stdout, or on the TCP address ``tcp`` (``HOST:PORT``), logging at ``log_level``."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=getattr(logging, str(args.log_level).upper()), handlers=[handler])
+    logging.basicConfig(level=getattr(logging, log_level.upper()), handlers=[handler])
     # The server's imports (lsprotocol's hundreds of classes, then ours) create objects that
     # live as long as the process: the collector's passes over them while they are created
     # were a quarter of the start-up, and frozen afterwards they are never scanned again (a
@@ -60,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
         gc.freeze()
         gc.enable()
 
-    if args.tcp:
-        host, port = _address(args.tcp)
+    if tcp:
+        host, port = _address(tcp)
         serve_tcp(host, port)
     else:
         serve_stdio()

@@ -1,8 +1,9 @@
 """The JSON Schemas shipped in ``gemstack_lsp/schemas``: loading them, and the one schema walker.
 
-Schemas are package data read through ``importlib.resources`` (no file-system path is
-assumed), parsed once and cached. Which file describes which block kind or Gemstack JSON file is
-``core.kinds``'s concern.
+Schemas are package data, parsed once and cached: read from the package's directory when it
+is one (an installed or editable package), through ``importlib.resources`` otherwise (a zip;
+importing ``importlib.resources`` costs the server's start a few milliseconds). Which file
+describes which block kind or Gemstack JSON file is ``core.kinds``'s concern.
 
 One walker reads them for the editor: ``schemas_at`` gives every subschema that applies to the
 value at a key path (object keys and array indexes) of a JSON document, possibly partial,
@@ -21,9 +22,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, to_python_within
@@ -33,6 +34,28 @@ if TYPE_CHECKING:
 
 _PACKAGE = "gemstack_lsp.schemas"
 _SUFFIX = ".schema.json"
+#: The schemas' directory, when the package is one (``None``: read through ``importlib.resources``).
+_DIRECTORY: str | None = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schemas")
+if not os.path.isdir(str(_DIRECTORY)):
+    _DIRECTORY = None
+
+
+def _is_file(file_name: str) -> bool:
+    if _DIRECTORY is not None:
+        return os.path.isfile(os.path.join(_DIRECTORY, file_name))
+    from importlib import resources
+
+    return resources.files(_PACKAGE).joinpath(file_name).is_file()
+
+
+def _read_text(file_name: str) -> str:
+    """A schema file's text; ``FileNotFoundError`` when there is none."""
+    if _DIRECTORY is not None:
+        with open(os.path.join(_DIRECTORY, file_name), encoding="utf-8") as f:
+            return f.read()
+    from importlib import resources
+
+    return resources.files(_PACKAGE).joinpath(file_name).read_text("utf-8")
 
 
 def schema_file_name(name: str) -> str:
@@ -43,7 +66,7 @@ def schema_file_name(name: str) -> str:
         name = name[: -len(".json")]
     candidates = (name, f"gemstack-{name}")
     for c in candidates:
-        if resources.files(_PACKAGE).joinpath(c + _SUFFIX).is_file():
+        if _is_file(c + _SUFFIX):
             return c + _SUFFIX
     return name + _SUFFIX
 
@@ -51,8 +74,7 @@ def schema_file_name(name: str) -> str:
 @functools.cache
 def load_schema(name: str) -> dict[str, Any]:
     """The schema called ``name`` (see ``schema_file_name``); raises FileNotFoundError if absent."""
-    path = resources.files(_PACKAGE).joinpath(schema_file_name(name))
-    data: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    data: dict[str, Any] = json.loads(_read_text(schema_file_name(name)))
     return data
 
 
@@ -151,6 +173,10 @@ def localized_schema(name: str, language: Language = "en") -> dict[str, Any]:
 
 def available_schemas() -> list[str]:
     """The file names of every shipped schema, sorted."""
+    if _DIRECTORY is not None:
+        return sorted(n for n in os.listdir(_DIRECTORY) if n.endswith(_SUFFIX))
+    from importlib import resources
+
     return sorted(p.name for p in resources.files(_PACKAGE).iterdir() if p.name.endswith(_SUFFIX))
 
 

@@ -9,7 +9,25 @@ event loop applies the next edit. Nothing here knows LSP.
 
 from __future__ import annotations
 
-from gemstack_lsp.host.analysis import AnalysisHost
-from gemstack_lsp.host.snapshot import Snapshot
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gemstack_lsp.host.analysis import AnalysisHost
+    from gemstack_lsp.host.snapshot import Snapshot
 
 __all__ = ["AnalysisHost", "Snapshot"]
+
+
+def __getattr__(name: str) -> Any:
+    """``AnalysisHost`` and ``Snapshot``, imported on first use: the language server imports
+    ``host.cancel`` and annotates with ``Snapshot`` before ``initialize``, and the analysis
+    modules are loaded after its answer."""
+    if name == "AnalysisHost":
+        from gemstack_lsp.host.analysis import AnalysisHost
+
+        return AnalysisHost
+    if name == "Snapshot":
+        from gemstack_lsp.host.snapshot import Snapshot
+
+        return Snapshot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

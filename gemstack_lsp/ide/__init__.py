@@ -12,9 +12,11 @@ function of one document's text is ``per_text`` and so survives the edits of oth
 
 from __future__ import annotations
 
-from gemstack_lsp.ide.completion import Candidate, RepoFacts, complete, completions, repo_facts
-from gemstack_lsp.ide.hover import HoverInfo, HoverOptions, code_hover, hover
-from gemstack_lsp.ide.lens import LensInfo, code_lenses
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from gemstack_lsp.ide.navigation import (
     Occurrence,
     OccurrenceIndex,
@@ -26,6 +28,46 @@ from gemstack_lsp.ide.navigation import (
 )
 from gemstack_lsp.ide.outline import OutlineItem, document_outline, outline
 from gemstack_lsp.ide.symbols import SymbolEntry, all_symbols, workspace_symbols
+
+if TYPE_CHECKING:
+    from gemstack_lsp.ide.completion import Candidate, RepoFacts, complete, completions, repo_facts
+    from gemstack_lsp.ide.hover import HoverInfo, HoverOptions, code_hover, hover
+    from gemstack_lsp.ide.lens import LensInfo, code_lenses
+
+#: The names of the features no diagnostic needs, by module: loaded on first use, so the server
+#: answers ``initialize`` without them (navigation, outlines and symbols index every document
+#: and are loaded with the session).
+_LAZY: dict[str, tuple[str, ...]] = {
+    "completion": ("Candidate", "RepoFacts", "complete", "completions", "repo_facts"),
+    "hover": ("HoverInfo", "HoverOptions", "code_hover", "hover"),
+    "lens": ("LensInfo", "code_lenses"),
+}
+_MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    loaded = importlib.import_module(f"{__name__}.{module}")
+    package = sys.modules[__name__]
+    for exported in _LAZY[module]:
+        if exported not in package.__dict__:  # a test's monkeypatch stays in place
+            package.__dict__[exported] = getattr(loaded, exported)
+    return package.__dict__[name]
+
+
+class _Package(types.ModuleType):
+    """``ide.hover`` is the function, as when it was imported eagerly: importing the submodule
+    ``gemstack_lsp.ide.hover`` (which sets the package's attribute of that name) leaves it so."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and name in _MODULE_OF:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "Candidate",

@@ -1,50 +1,35 @@
 """The composition root: a ``GemstackServer`` with every feature module wired onto it.
 
-Each module registers its own handlers (``register(server)``), one file per LSP area: the
-lifecycle and diagnostics (``lifecycle``), settings (``settings_sync``), hover, code actions,
-commands, code lenses, navigation, completion and document symbols; then the authoring
-features: semantic tokens, document highlights, folding and selection ranges, rename,
-formatting and inlay hints; and the refresh requests that follow an analysis (``refresh``).
+Each module registers its own handlers (``register(server)``), one file per LSP area. The
+diagnostics path is registered when the server is created: the lifecycle and diagnostics
+(``lifecycle``), settings (``settings_sync``) and the refresh requests sent after analyses
+(``refresh``). The other features (hover, code actions, commands, code lenses,
+navigation, completion, document symbols, then the authoring features: semantic tokens,
+document highlights, folding and selection ranges, rename, formatting and inlay hints) are
+declared (``server/features.py``) and each module is loaded on its first message, so that
+``initialize`` is answered without importing them.
 """
 
 from __future__ import annotations
 
-from gemstack_lsp.server import (
-    actions,
-    capsule_state,
-    commands,
-    completion,
-    folding,
-    formatting,
-    highlight,
-    hover,
-    inlay_hints,
-    lens,
-    lifecycle,
-    navigation,
-    refresh,
-    rename,
-    selection_range,
-    semantic_tokens,
-    server,
-    settings_sync,
-    symbols,
-)
+from gemstack_lsp.server import lifecycle, refresh, server, settings_sync
+from gemstack_lsp.server.features import LAZY_FEATURES
 from gemstack_lsp.server.server import GemstackServer
 
 __all__ = ["create_server", "serve_stdio", "serve_tcp"]
 
 
-def create_server() -> GemstackServer:
-    """A fully wired server, not yet started."""
+def create_server(*, load_features: bool = False) -> GemstackServer:
+    """A fully wired server, not yet started; ``load_features`` loads every feature module now
+    instead of on its first message."""
     ls = GemstackServer()
     lifecycle.register(ls)
-    for module in (hover, actions, commands, capsule_state, lens, navigation, completion, symbols, settings_sync):
-        module.register(ls)
-    # The authoring features (issue 20): one module per method family.
-    authoring = (semantic_tokens, highlight, folding, selection_range, rename, formatting, inlay_hints)
-    for module in (*authoring, refresh):
-        module.register(ls)
+    settings_sync.register(ls)
+    refresh.register(ls)
+    for feature in LAZY_FEATURES:
+        ls.declare(feature)
+    if load_features:
+        ls.load_features()
     return ls
 
 

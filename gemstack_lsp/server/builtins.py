@@ -69,11 +69,16 @@ def handlers(server: GemstackServer, protocol: GemstackProtocol) -> dict[str, Ca
     def result_of(params: lsp.InitializeParams) -> lsp.InitializeResult:
         session = server.session
         encoding = convert.encoding_kind(session.encoding)
+        # The feature modules loaded on their first message are declared (``server/features.py``),
+        # loaded or not; their commands come after the others, in the table's order.
+        declared = server.declared
+        options = {method: option for f in declared for method, option in f.methods if option is not None}
+        commands = [c for f in declared for c in f.commands]
         capabilities = ServerCapabilitiesBuilder(
             params.capabilities,
-            {*features.features, *table},
-            features.feature_options,
-            list(features.commands),
+            {*features.features, *table, *(method for f in declared for method, _ in f.methods)},
+            {**options, **features.feature_options},
+            [*(c for c in features.commands if c not in commands), *commands],
             lsp.TextDocumentSyncKind.Incremental,
             None,
             encoding,
@@ -121,6 +126,9 @@ def handlers(server: GemstackServer, protocol: GemstackProtocol) -> dict[str, Ca
 
     def execute_command(params: lsp.ExecuteCommandParams) -> Any:
         command = features.commands.get(params.command)
+        if command is None and params.command in server.lazy_commands:
+            server.load_feature(server.lazy_commands[params.command])
+            command = features.commands.get(params.command)
         if command is None:
             raise JsonRpcInvalidParams(f"Invalid Params: Command name {params.command!r} is not defined")
         return command(*(params.arguments or ()))

@@ -23,13 +23,13 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp.core.i18n import Language
 from gemstack_lsp.core.text import Encoding, SourceText
-from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server.session import ClientFeatures
 from gemstack_lsp.server.settings import Settings
 from gemstack_lsp.server.token_results import TokenResults
 from gemstack_lsp.uris import path_to_uri
 
 if TYPE_CHECKING:
+    from gemstack_lsp.host import Snapshot
     from gemstack_lsp.server.server import GemstackServer
 
 __all__ = [

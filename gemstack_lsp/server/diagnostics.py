@@ -40,14 +40,13 @@ from lsprotocol import types as lsp
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.i18n import SERVER_MESSAGE, Language, localize
 from gemstack_lsp.core.text import Encoding
-from gemstack_lsp.host import Snapshot
 from gemstack_lsp.host.cancel import Cancelled, cancellation
-from gemstack_lsp.ide import suppressed
 from gemstack_lsp.server import convert, settings_sync
 from gemstack_lsp.server.settings import analysis_options, is_project_file
 from gemstack_lsp.uris import path_to_uri
 
 if TYPE_CHECKING:
+    from gemstack_lsp.host import Snapshot
     from gemstack_lsp.server.server import GemstackServer
 
 log = logging.getLogger(__name__)
@@ -111,6 +110,8 @@ class RootState:
     def findings(self) -> list[Finding]:
         """Every finding last delivered, sorted by path and position, as published: the
         repository's configuration and suppressions applied (what `check` prints)."""
+        from gemstack_lsp.ide import suppressed
+
         out: list[Finding] = []
         for path in sorted(self.groups):
             group = self.groups[path]
@@ -134,6 +135,8 @@ def convert_groups(
     language: Language = "en",
 ) -> dict[str, FileReport]:
     """The reports of some files of a snapshot (runs on the analysis thread), in ``language``."""
+    from gemstack_lsp.ide import suppressed
+
     views: dict[str, convert.FileView] = {}
 
     def view_of(path: str) -> convert.FileView:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import os
 import stat
@@ -31,6 +32,7 @@ from gemstack_lsp import __version__
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.server import builtins, requests, rpc
 from gemstack_lsp.server.diagnostics import Diagnostics
+from gemstack_lsp.server.features import LazyFeature
 from gemstack_lsp.server.session import Session
 from gemstack_lsp.server.token_results import TokenResults
 from gemstack_lsp.uris import uri_to_path
@@ -59,6 +61,13 @@ class GemstackProtocol(LanguageServerProtocol):
 
     def handler_of(self, method: str) -> Callable[[Any], Any] | None:
         handler: Callable[[Any], Any] | None = self.builtins.get(method) or self.fm.features.get(method)
+        if handler is None and method in self.server.lazy_methods:
+            try:
+                self.server.load_feature(self.server.lazy_methods[method])  # its first message
+            except Exception as exc:  # a module that cannot load: its message is still answered
+                log.exception("loading the handler of %s failed", method)
+                return partial(_raise, exc)
+            handler = self.fm.features.get(method)
         return handler
 
     def handle_message(self, message: Any) -> None:
@@ -88,6 +97,10 @@ class GemstackProtocol(LanguageServerProtocol):
         return asyncio.wrap_future(self.endpoint.send_request(method, params, msg_id=msg_id))
 
 
+def _raise(error: Exception, params: Any) -> Any:
+    raise error
+
+
 class GemstackServer(LanguageServer):
     """The server: a session (buffers, folders, settings) and the diagnostics engine."""
 
@@ -115,6 +128,41 @@ class GemstackServer(LanguageServer):
         self.token_results = TokenResults()
         #: Set to stop reading the connection (``shutdown``).
         self.stop_event = threading.Event()
+        #: The feature modules declared and not loaded yet (``server/features.py``), by method
+        #: and by command.
+        self.lazy_methods: dict[str, LazyFeature] = {}
+        self.lazy_commands: dict[str, LazyFeature] = {}
+        #: Every feature declared, loaded or not, in the order of declaration; the modules loaded.
+        self.declared: list[LazyFeature] = []
+        self.loaded: set[str] = set()
+        #: Freeze the objects the analysis modules create when they are loaded after
+        #: ``initialize`` (``lifecycle._preload_analysis``): set for the server a process serves.
+        self.freeze_preloaded = False
+
+    def declare(self, feature: LazyFeature) -> None:
+        """Register ``feature``'s module on the first message of one of its methods or commands;
+        until then its methods, options and commands are declared (``initialize``)."""
+        self.declared.append(feature)
+        for method, _ in feature.methods:
+            self.lazy_methods[method] = feature
+        for command in feature.commands:
+            self.lazy_commands[command] = feature
+
+    def load_feature(self, feature: LazyFeature) -> None:
+        """Import a declared feature module and register its handlers (once)."""
+        if feature.module in self.loaded:
+            return
+        self.loaded.add(feature.module)
+        for method, _ in feature.methods:
+            self.lazy_methods.pop(method, None)
+        for command in feature.commands:
+            self.lazy_commands.pop(command, None)
+        importlib.import_module(f"gemstack_lsp.server.{feature.module}").register(self)
+
+    def load_features(self) -> None:
+        """Load every declared feature module now."""
+        for feature in self.declared:
+            self.load_feature(feature)
 
     @property
     def endpoint(self) -> rpc.Endpoint:
@@ -278,6 +326,7 @@ def serve_stdio(server: GemstackServer) -> None:
     """Serve one client on stdin/stdout until it sends ``exit`` or closes the pipe."""
     limit_malloc_arenas()
     tune_gc()
+    server.freeze_preloaded = True
     try:
         asyncio.run(_serve_stdio(server))
     except (BrokenPipeError, KeyboardInterrupt):
@@ -290,6 +339,7 @@ def serve_tcp(server: GemstackServer, host: str, port: int) -> None:
     """Serve one client at a time on a TCP socket (``gemstack-lsp serve --tcp``)."""
     limit_malloc_arenas()
     tune_gc()
+    server.freeze_preloaded = True
 
     listening: list[asyncio.Server] = []
     exits: list[Any] = []

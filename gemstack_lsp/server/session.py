@@ -11,22 +11,24 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
 from gemstack_lsp import containment
+from gemstack_lsp.core.feature import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR
 from gemstack_lsp.core.i18n import Language, language_of_locale
-from gemstack_lsp.core.reader import OverlayReader
-from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR, GemstackRepo
 from gemstack_lsp.core.text import Encoding, SourceText
-from gemstack_lsp.fs import DiskReader
-from gemstack_lsp.host import AnalysisHost, Snapshot
-from gemstack_lsp.ide.symbols import index_unit
 from gemstack_lsp.server import convert
 from gemstack_lsp.server.configuration import Configuration
 from gemstack_lsp.server.settings import Settings
 from gemstack_lsp.uris import path_to_uri, uri_to_path
+
+if TYPE_CHECKING:
+    # The analysis (host, repository, indexes) is imported when a repository is first
+    # analysed, after ``initialize`` is answered.
+    from gemstack_lsp.core.repo import GemstackRepo
+    from gemstack_lsp.host import AnalysisHost, Snapshot
 
 #: Files outside specs/ and .gemstack/ that analysis reads (by base name).
 GEMSTACK_ARTIFACTS = frozenset({LEDGER_NAME, CAPSULE_NAME, CLOSURE_NAME})
@@ -363,6 +365,9 @@ class Session:
         """The analysis host of one repository root (created on first use)."""
         host = self._hosts.get(root)
         if host is None:
+            from gemstack_lsp.fs import DiskReader
+            from gemstack_lsp.host.analysis import AnalysisHost
+
             host = self._hosts[root] = AnalysisHost(root, DiskReader(root, run_git=not self.restricted))
             host.unit_hooks.append(self._index_hook(host))  # the workspace indexes follow the analysis
             for doc in self.documents.values():
@@ -378,6 +383,8 @@ class Session:
         a keystroke's analysis); a workspace query reads the few such documents again itself
         (their parts are per-document, kept while unchanged). It runs on the analysis thread
         and reads only the host's own inputs (its buffers), never the session."""
+
+        from gemstack_lsp.ide.symbols import index_unit
 
         def hook(snapshot: Snapshot, feature: str) -> None:
             prefix = f"{SPECS_DIR}/{feature}/"  # the unit is a feature's name
@@ -399,6 +406,10 @@ class Session:
         (regenerating a capsule from the buffers a command was given)."""
         if buffers is None:
             return self.host(root).snapshot().repo
+        from gemstack_lsp.core.reader import OverlayReader
+        from gemstack_lsp.core.repo import GemstackRepo
+        from gemstack_lsp.fs import DiskReader
+
         return GemstackRepo(root, OverlayReader(DiskReader(root, run_git=not self.restricted), buffers))
 
     def snapshot_of(self, root: str) -> Snapshot:

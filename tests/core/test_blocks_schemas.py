@@ -102,3 +102,17 @@ def test_schema_rejects_what_the_parser_rejects(schema: str, parse: Any, doc: An
             # which ECMA-262 patterns (and the parser) do not.
             continue
         assert schema_issues(result.root, load_schema(schema)), body
+
+
+def test_schemas_read_from_the_directory_are_those_importlib_resources_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gemstack_lsp.core import schemas
+
+    assert schemas._DIRECTORY is not None  # a source tree or an installed package: a directory
+    names = schemas.available_schemas()
+    texts = {name: schemas._read_text(name) for name in names}
+    monkeypatch.setattr(schemas, "_DIRECTORY", None)  # as from a zip
+    assert schemas.available_schemas() == names
+    assert {name: schemas._read_text(name) for name in names} == texts
+    assert schemas.schema_file_name("contracts") == "gemstack-contracts.schema.json"
+    with pytest.raises(FileNotFoundError):
+        schemas._read_text("no-such.schema.json")

@@ -468,6 +468,13 @@ def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
     equal or the edit is large."""
     if old is new:
         return scan
+    quarter = min(len(old), len(new)) // 4
+    if not _shares(old, new, quarter):
+        # Not an edit of this text but mostly another one (another file read in turn, as
+        # ``check`` and a workspace pass read them): neither a quarter at its top nor one at
+        # its end is kept, so a rescan would redo most of the scan and first pay for finding
+        # the common parts. A whole scan is cheaper.
+        return None
     prefix, suffix = _common_affixes(old, new)
     old_end, new_end = len(old) - suffix, len(new) - suffix
     if max(old_end, new_end) - prefix > _REUSE_LIMIT:
@@ -494,6 +501,15 @@ def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
     clean_after = tuple(c + line_delta for c in scan.clean if c > resume_old)
     clean = (clean_before[:-1] if clean_before else ()) + part.clean + clean_after
     return _Scan(before + part.fences + after, clean)
+
+
+def _shares(old: str, new: str, n: int) -> bool:
+    """True when the two texts have the same first or the same last ``n`` characters (the
+    first 64 of those compared first: two different texts mostly differ there already)."""
+    k = min(n, 64)
+    if old[:k] == new[:k] and old[:n] == new[:n]:
+        return True
+    return old[len(old) - k :] == new[len(new) - k :] and old[len(old) - n :] == new[len(new) - n :]
 
 
 @per_text

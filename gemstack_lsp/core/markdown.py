@@ -22,16 +22,14 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
-from operator import add, itemgetter
 
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
 from gemstack_lsp.core.memo import active_memo, per_text
-from gemstack_lsp.core.text import Span
+from gemstack_lsp.core.text import Span, line_table
 
 #: The Gemstack block kinds (info string words) this project knows: see ``gemstack_lsp.core.kinds``.
 BLOCK_KINDS = BLOCK_NAMES
@@ -182,32 +180,40 @@ class ReferenceMismatch:
 # Lines
 
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+class _Lines:
+    """(start, end) of every line (``lines[i]``), a line ending at ``\\n``, ``\\r\\n`` or a lone
+    ``\\r``; a final line break ends the last line and opens no new one.
+
+    A view of the document's shared line table (``text.line_table``): ``texts`` and ``starts``
+    are its lists (the scan reads a line's text from there rather than slicing the document),
+    ``count`` the lines seen here (the table's last, empty line after a final break is not one).
+    """
+
+    __slots__ = ("count", "starts", "texts")
+
+    def __init__(self, text: str) -> None:
+        table = line_table(text)
+        self.texts = table.lines
+        self.starts = table.starts
+        n = len(self.texts)
+        self.count = n - 1 if n > 1 and not self.texts[-1] else n
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i: int) -> tuple[int, int]:
+        if i < 0:
+            i += self.count
+        if not 0 <= i < self.count:
+            raise IndexError(i)
+        start = self.starts[i]
+        return start, start + len(self.texts[i])
 
 
 @per_text
-def _lines(text: str) -> tuple[tuple[int, int], ...]:
-    """(start, end) of every line; a line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``.
-
-    One regular-expression pass: linear whatever mix of line endings the text has. Without a
-    ``\r`` (nearly every file), a split and C-level accumulation give the same pairs in a
-    third of the time.
-    """
-    if "\r" not in text:
-        parts = text.split("\n")
-        if len(parts) > 1 and not parts[-1]:
-            parts.pop()  # a final line break ends the last line; it opens no new one
-        lengths = list(map(len, parts))
-        starts = list(accumulate(map((1).__add__, lengths[:-1]), initial=0))
-        return tuple(zip(starts, map(add, starts, lengths), strict=True))
-    out: list[tuple[int, int]] = []
-    i = 0
-    for m in _LINE_BREAK.finditer(text):
-        out.append((i, m.start()))
-        i = m.end()
-    if i < len(text) or not out:
-        out.append((i, len(text)))
-    return tuple(out)
+def _lines(text: str) -> _Lines:
+    """The lines of ``text`` (see ``_Lines``)."""
+    return _Lines(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -513,8 +519,10 @@ def _shares(old: str, new: str, n: int) -> bool:
 
 
 @per_text
-def _line_starts(text: str) -> tuple[int, ...]:
-    return tuple(map(itemgetter(0), _lines(text)))
+def _line_starts(text: str) -> list[int]:
+    """The start of every line of ``_lines``."""
+    lines = _lines(text)
+    return lines.starts if lines.count == len(lines.starts) else lines.starts[: lines.count]
 
 
 def _lines_starting_with_ticks(text: str) -> list[int]:
@@ -572,7 +580,7 @@ class _Landmarks:
     barriers: list[int]
 
 
-def _landmarks(text: str, lines: tuple[tuple[int, int], ...], starts: tuple[int, ...]) -> _Landmarks:
+def _landmarks(text: str, lines: _Lines, starts: Sequence[int]) -> _Landmarks:
     fences: list[int] = []
     for run in _FENCE_RUNS:
         if run.pattern in text:
@@ -607,7 +615,7 @@ def _closing_fence(char: str, length: int) -> re.Pattern[str]:
 
 def _scan_lines(
     text: str,
-    lines: tuple[tuple[int, int], ...],
+    lines: _Lines,
     first: int,
     resume: Collection[int],
     line_delta: int = 0,
@@ -646,6 +654,7 @@ def _scan_lines(
 
     clean: list[int] = []
     starts = _line_starts(text)
+    texts = lines.texts  # the text of each line, without its break
     plain_breaks = "\r" not in text
     marks = _landmarks(text, lines, starts)
     skip_to = first
@@ -674,7 +683,7 @@ def _scan_lines(
         if fence is not None and not stack and fence.indent == 0 and plain_breaks:
             # The body of a fence outside containers, opened at the margin, is its lines as
             # they are: one search finds the closing fence.
-            body_start = lines[ln][0]
+            body_start = starts[ln]
             closing = _closing_fence(fence.char, fence.length).search(text, body_start - 1)
             if closing is None:
                 # Unterminated: the body is every line to the end of the document, each ended
@@ -698,21 +707,21 @@ def _scan_lines(
                 clean.append(ln)
             # Outside every container, fence and HTML block, a run of paragraph lines and blank
             # lines changes nothing but the open paragraph: one regular expression passes it.
-            plain = _PLAIN_RUN.match(text, lines[ln][0])
+            plain = _PLAIN_RUN.match(text, starts[ln])
             if plain is not None:
                 skip_to = bisect.bisect_left(starts, plain.end())
                 blank = False
                 for j in range(ln, skip_to):
-                    a, b = lines[j]
-                    blank = not text[a:b].strip(" \t")
+                    blank = not texts[j].strip(" \t")
                     if blank and j + 1 < skip_to:
                         if j + 1 > after and (j + 1 - line_delta) in resume:
                             return _Scan(tuple(fences), tuple(clean), j + 1)
                         clean.append(j + 1)
                 para_depth = None if blank else 0
                 continue
-        ls, le = lines[ln]
-        s = text[ls:le]
+        s = texts[ln]
+        ls = starts[ln]
+        le = ls + len(s)
         cur = _Cursor(s)
         # 1. Continue the open containers.
         matched = 0
@@ -913,7 +922,8 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
         return {kind: () for kind in BLOCK_KINDS}  # no line can open a block
     lines = _lines(text)
     # Only a line that starts with ``` can open or close a block (trimming is at the end).
-    marks = [(i, js_trim_end(text[lines[i][0] : lines[i][1]])) for i in _lines_starting_with_ticks(text)]
+    texts, starts = lines.texts, lines.starts
+    marks = [(i, js_trim_end(texts[i])) for i in _lines_starting_with_ticks(text)]
     out: dict[str, tuple[ReferenceBlock, ...]] = {}
     openers = {"```" + k: k for k in BLOCK_KINDS}
     present = {openers[t] for _, t in marks if t in openers}
@@ -929,7 +939,7 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
                 if t == opener:
                     start = i
             elif t == "```":
-                body_lines = [text[lines[j][0] : lines[j][1]] for j in range(start + 1, i)]
+                body_lines = texts[start + 1 : i]
                 if start + 1 < i:
                     body_span = Span(lines[start + 1][0], lines[i - 1][1])
                 else:
@@ -943,7 +953,7 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
                         close_span=Span(*lines[i]),
                         body="\n".join(body_lines),
                         body_span=body_span,
-                        line_starts=tuple(lines[j][0] for j in range(start + 1, i)),
+                        line_starts=tuple(starts[start + 1 : i]),
                     )
                 )
                 start = None

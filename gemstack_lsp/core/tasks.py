@@ -17,13 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import accumulate
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WHITESPACE, JS_WS_CLASS
 from gemstack_lsp.core.memo import per_text
-from gemstack_lsp.core.text import SourceText, Span
+from gemstack_lsp.core.text import SourceText, Span, line_table
 
 #: JavaScript's ``\s``: the reference's regular expressions run in V8 (its ``.`` is read by hand,
 #: see ``_header_title``).
@@ -35,19 +34,9 @@ _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
 
 def _line_table(text: str) -> tuple[list[str], list[int]]:
     r"""Every line of ``text`` as ``_LINE`` reads them (ended by ``\r\n``, ``\r`` or ``\n``; the
-    last one may be empty) and the offset where each starts. Without a ``\r`` (nearly every
-    file) a split and a C-level accumulation give the same lines in a fraction of the time."""
-    if "\r" not in text:
-        parts = text.split("\n")
-        return parts, list(accumulate(map((1).__add__, map(len, parts[:-1])), initial=0))
-    lines: list[str] = []
-    starts: list[int] = []
-    for lm in _LINE.finditer(text):
-        lines.append(lm.group(1))
-        starts.append(lm.start(1))
-        if not lm.group(2):
-            break
-    return lines, starts
+    last one may be empty) and the offset where each starts: the document's shared line table
+    (``text.line_table``), made once for the fence scan, the task parser and the checklist."""
+    return line_table(text)
 
 
 #: The reference's task header is ``^[*-]\s+\[[ xX]\]\s+\*\*([A-Za-z0-9_-]+):\s*(.*?)\*\*``. Its

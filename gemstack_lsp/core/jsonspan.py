@@ -547,6 +547,12 @@ def parse_json(text: str, offsets: OffsetMap = 0) -> JsonResult:
     return _Parser(text, offsets).run()
 
 
+def parse_valid_json(text: str, base: int = 0) -> JsonResult | None:
+    """``parse_json(text, base)`` when ``text`` takes the fast path (valid JSON, nearly every
+    block), else ``None``: the caller then knows the parse would be the slow, tolerant one."""
+    return _parse_valid(text, base) if _valid(text) else None
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 

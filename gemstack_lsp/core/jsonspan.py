@@ -164,8 +164,12 @@ class JsonObject(_LazySpan):
         return found
 
     def keys(self) -> list[str]:
-        """The distinct keys, in first-appearance order."""
-        return list(dict.fromkeys(m.key.value for m in self.members))
+        """The distinct keys, in first-appearance order (the index's order: a repeated key
+        keeps the place it first had)."""
+        index: dict[str, JsonNode] | None = self.__dict__.get("_index")
+        if index is None:
+            return list(dict.fromkeys(m.key.value for m in self.members))
+        return list(index)
 
 
 @direct_init
@@ -588,7 +592,8 @@ def _parse_valid(text: str, base: int) -> JsonResult:
     number = _NUMBER.match
     new = object.__new__
     duplicates: list[JsonMember] = []
-    # Open containers: [start, is_object, children, keys seen, key waiting for its value].
+    # Open containers: [start, is_object, children, index (key -> last value), key waiting
+    # for its value]. The index is the one ``JsonObject.get`` would build on its first call.
     stack: list[list[Any]] = []
     i = ws(text, 0).end()  # type: ignore[union-attr]
     node: Any
@@ -631,7 +636,7 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 d["value"] = value
                 d["_s"] = base + j
                 d["_e"] = base + end
-                stack.append([i, True, [], set(), key])
+                stack.append([i, True, [], {}, key])
                 i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
                 if text[i] in " \t\n\r":
                     i = ws(text, i).end()  # type: ignore[union-attr]
@@ -675,9 +680,10 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 kd = key.__dict__
                 d["_s"] = kd["_s"]
                 d["_e"] = node.__dict__["_e"]
-                if kd["value"] in frame[3]:
+                index = frame[3]
+                if kd["value"] in index:
                     duplicates.append(member)
-                frame[3].add(kd["value"])
+                index[kd["value"]] = node
                 frame[2].append(member)
             else:
                 frame[2].append(node)
@@ -704,6 +710,7 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 d["members"] = tuple(frame[2])
                 d["complete"] = True
                 d["pending_key"] = None
+                d["_index"] = frame[3]
             else:
                 node = new(JsonArray)
                 d = node.__dict__

@@ -329,3 +329,13 @@ def test_a_fast_parse_makes_spans_when_read_and_is_the_same_tree_everywhere() ->
     assert jsonspan.shifted(fast, 5) == jsonspan._Parser(text, 12).run()
     with pytest.raises(AttributeError):
         fast.value.not_a_field  # noqa: B018  (only ``span`` is made on demand)
+
+
+def test_an_object_indexed_by_the_fast_parse_answers_as_one_indexed_on_demand() -> None:
+    text = '{"b": 1, "a": {"x": [], "x": {}}, "b": 2, "c": null, "a": 3}'
+    fast, tolerant = parse_json(text).value, jsonspan._Parser(text, 0).run().value
+    assert isinstance(fast, JsonObject) and isinstance(tolerant, JsonObject)
+    assert fast.keys() == tolerant.keys() == ["b", "a", "c"]
+    for key in ("a", "b", "c", "x"):
+        assert fast.get(key) == tolerant.get(key)
+    assert fast.get("b") == JsonNumber(2, "2", Span(text.index("2"), text.index("2") + 1))

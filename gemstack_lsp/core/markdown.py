@@ -510,12 +510,17 @@ def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
 
 
 def _shares(old: str, new: str, n: int) -> bool:
-    """True when the two texts have the same first or the same last ``n`` characters (the
-    first 64 of those compared first: two different texts mostly differ there already)."""
-    k = min(n, 64)
-    if old[:k] == new[:k] and old[:n] == new[:n]:
-        return True
-    return old[len(old) - k :] == new[len(new) - k :] and old[len(old) - n :] == new[len(new) - n :]
+    """True when the two texts have the same first or the same last ``n`` characters (compared
+    64, then 1,024 characters first: two different texts mostly differ there already)."""
+    lo, ln = len(old), len(new)
+    head = tail = True
+    for k in (64, 1024, n):
+        k = min(k, n)
+        head = head and old[:k] == new[:k]
+        tail = tail and old[lo - k :] == new[ln - k :]
+        if not (head or tail):
+            return False
+    return True
 
 
 @per_text

@@ -536,11 +536,18 @@ def _lines_starting_with_ticks(text: str) -> list[int]:
         return []
     starts = _line_starts(text)
     out: list[int] = []
-    for m in _FENCE_RUNS[0].finditer(text):
-        at = m.start()
+    for at in _runs(text, 0):
         if at == 0 or text[at - 1] in "\r\n":
             out.append(bisect.bisect_left(starts, at))
     return out
+
+
+@per_text
+def _runs(text: str, kind: int) -> list[int]:
+    """Where every run of ```` ``` ```` (``kind`` 0) or ``~~~`` (1) starts, non-overlapping, in
+    order: found once per text for the fence scan and for the reference's reading."""
+    run = _FENCE_RUNS[kind]
+    return [m.start() for m in run.finditer(text)] if _has(text, run.pattern) else []
 
 
 def _has(text: str, run: str) -> bool:
@@ -594,11 +601,10 @@ class _Landmarks:
 
 
 def _landmarks(text: str, lines: _Lines, starts: Sequence[int]) -> _Landmarks:
-    fences: list[int] = []
-    for run in _FENCE_RUNS:
-        if _has(text, run.pattern):
-            fences.extend(m.start() for m in run.finditer(text))
-    fences.sort()
+    fences = _runs(text, 0)
+    tildes = _runs(text, 1)
+    if tildes:
+        fences = sorted(fences + tildes)
     hot = fences
     if "<" in text:
         risky = []

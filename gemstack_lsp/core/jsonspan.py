@@ -54,9 +54,10 @@ _new = object.__new__
 
 class _LazySpan:
     """A node's ``span`` made when it is first read, from the start and end the fast parse
-    kept (``_parse_valid``); a node built with its span (the other parses, ``shifted``, a
-    constructor call) has it from the start. Either way ``node.span`` is the same ``Span``,
-    equality, hashing, ``repr`` and pickling see it, and the dataclass's fields are unchanged.
+    kept (``_parse_valid``; a member's runs from its key's start to its value's end); a node
+    built with its span (the other parses, ``shifted``, a constructor call) has it from the
+    start. Either way ``node.span`` is the same ``Span``, equality, hashing, ``repr`` and
+    pickling see it, and the dataclass's fields are unchanged.
     """
 
     if not TYPE_CHECKING:  # a ``__getattr__`` would let the type checker accept any attribute
@@ -65,12 +66,16 @@ class _LazySpan:
             if name != "span":
                 raise AttributeError(name)
             d = self.__dict__
-            if "_s" not in d:
+            if "_s" in d:
+                start, end = d["_s"], d["_e"]
+            elif "key" in d:  # a member: from its key's start to its value's end
+                start, end = d["key"].span.start, d["value"].span.end
+            else:
                 raise AttributeError(name)
             span = _new(Span)
             sd = span.__dict__
-            sd["start"] = d["_s"]
-            sd["end"] = d["_e"]
+            sd["start"] = start
+            sd["end"] = end
             d["span"] = span
             return span
 
@@ -678,8 +683,6 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 d["key"] = key
                 d["value"] = node
                 kd = key.__dict__
-                d["_s"] = kd["_s"]
-                d["_e"] = node.__dict__["_e"]
                 index = frame[3]
                 if kd["value"] in index:
                     duplicates.append(member)

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from json import JSONDecodeError
 from json import decoder as _decoder
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
@@ -49,9 +49,40 @@ OffsetMap: TypeAlias = int | Callable[[int], int]
 JsonPath: TypeAlias = tuple[str | int, ...]
 
 
+_new = object.__new__
+
+
+class _LazySpan:
+    """A node's ``span`` made when it is first read, from the start and end the fast parse
+    kept (``_parse_valid``; a member's runs from its key's start to its value's end); a node
+    built with its span (the other parses, ``shifted``, a constructor call) has it from the
+    start. Either way ``node.span`` is the same ``Span``, equality, hashing, ``repr`` and
+    pickling see it, and the dataclass's fields are unchanged.
+    """
+
+    if not TYPE_CHECKING:  # a ``__getattr__`` would let the type checker accept any attribute
+
+        def __getattr__(self, name: str) -> Any:
+            if name != "span":
+                raise AttributeError(name)
+            d = self.__dict__
+            if "_s" in d:
+                start, end = d["_s"], d["_e"]
+            elif "key" in d:  # a member: from its key's start to its value's end
+                start, end = d["key"].span.start, d["value"].span.end
+            else:
+                raise AttributeError(name)
+            span = _new(Span)
+            sd = span.__dict__
+            sd["start"] = start
+            sd["end"] = end
+            d["span"] = span
+            return span
+
+
 @direct_init
 @dataclass(frozen=True)
-class JsonString:
+class JsonString(_LazySpan):
     value: str
     span: Span
 
@@ -61,7 +92,7 @@ class JsonString:
 
 @direct_init
 @dataclass(frozen=True)
-class JsonNumber:
+class JsonNumber(_LazySpan):
     value: int | float
     raw: str
     span: Span
@@ -72,7 +103,7 @@ class JsonNumber:
 
 @direct_init
 @dataclass(frozen=True)
-class JsonBool:
+class JsonBool(_LazySpan):
     value: bool
     span: Span
 
@@ -82,7 +113,7 @@ class JsonBool:
 
 @direct_init
 @dataclass(frozen=True)
-class JsonNull:
+class JsonNull(_LazySpan):
     span: Span
 
     @property
@@ -95,7 +126,7 @@ class JsonNull:
 
 @direct_init
 @dataclass(frozen=True)
-class JsonMember:
+class JsonMember(_LazySpan):
     """One ``"key": value`` pair; its span runs from the key to the end of the value."""
 
     key: JsonString
@@ -105,7 +136,7 @@ class JsonMember:
 
 @direct_init
 @dataclass(frozen=True)
-class JsonObject:
+class JsonObject(_LazySpan):
     """An object. ``complete`` is False in a partial tree; ``pending_key`` is a key still waiting
     for its value there."""
 
@@ -138,13 +169,17 @@ class JsonObject:
         return found
 
     def keys(self) -> list[str]:
-        """The distinct keys, in first-appearance order."""
-        return list(dict.fromkeys(m.key.value for m in self.members))
+        """The distinct keys, in first-appearance order (the index's order: a repeated key
+        keeps the place it first had)."""
+        index: dict[str, JsonNode] | None = self.__dict__.get("_index")
+        if index is None:
+            return list(dict.fromkeys(m.key.value for m in self.members))
+        return list(index)
 
 
 @direct_init
 @dataclass(frozen=True)
-class JsonArray:
+class JsonArray(_LazySpan):
     items: tuple[JsonNode, ...]
     span: Span
     complete: bool = True
@@ -521,6 +556,12 @@ def parse_json(text: str, offsets: OffsetMap = 0) -> JsonResult:
     return _Parser(text, offsets).run()
 
 
+def parse_valid_json(text: str, base: int = 0) -> JsonResult | None:
+    """``parse_json(text, base)`` when ``text`` takes the fast path (valid JSON, nearly every
+    block), else ``None``: the caller then knows the parse would be the slow, tolerant one."""
+    return _parse_valid(text, base) if _valid(text) else None
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -546,37 +587,48 @@ def _parse_valid(text: str, base: int) -> JsonResult:
     """The tree ``_Parser(text, base).run()`` gives, for a ``text`` that ``_valid`` accepted:
     one pass with no error paths, containers kept on an explicit stack.
 
-    Strings, keys, members and their spans are the most numerous nodes: they are made by
-    filling a new instance's ``__dict__`` (the fields the frozen dataclass's ``__init__`` would
-    set, which it does at twice the cost); their values are valid by construction."""
+    Every node is made by filling a new instance's ``__dict__`` (the fields the frozen
+    dataclass's ``__init__`` would set, at twice the cost); its values are valid by
+    construction. Its span is not made: the node keeps its start and end (``_s``, ``_e``) and
+    makes the ``Span`` the first time it is read (``_LazySpan``). A clean analysis reads the
+    span of few nodes (a finding's, an item's), and spans were a third of the objects."""
     ws = _WS.match
     scan = _scanstring
     number = _NUMBER.match
     new = object.__new__
     duplicates: list[JsonMember] = []
-    # Open containers: [start, is_object, children, keys seen, key waiting for its value].
+    # Open containers: [start, is_object, children, index (key -> last value), key waiting
+    # for its value]. The index is the one ``JsonObject.get`` would build on its first call.
     stack: list[list[Any]] = []
     i = ws(text, 0).end()  # type: ignore[union-attr]
-    node: JsonNode
+    node: Any
     while True:
         # A value starts at i.
         c = text[i]
         if c == '"':
             value, end = scan(text, i + 1, True)
-            sp = new(Span)
-            d = sp.__dict__
-            d["start"] = base + i
-            d["end"] = base + end
             node = new(JsonString)
             d = node.__dict__
             d["value"] = value
-            d["span"] = sp
+            d["_s"] = base + i
+            d["_e"] = base + end
             i = end
         elif c == "{" or c == "[":
             j = ws(text, i + 1).end()  # type: ignore[union-attr]
             if text[j] == "}" or text[j] == "]":
-                span = Span(base + i, base + j + 1)
-                node = JsonObject((), span, True, None) if c == "{" else JsonArray((), span, True)
+                if c == "{":
+                    node = new(JsonObject)
+                    d = node.__dict__
+                    d["members"] = ()
+                    d["complete"] = True
+                    d["pending_key"] = None
+                else:
+                    node = new(JsonArray)
+                    d = node.__dict__
+                    d["items"] = ()
+                    d["complete"] = True
+                d["_s"] = base + i
+                d["_e"] = base + j + 1
                 i = j + 1
             else:
                 if c == "[":
@@ -584,35 +636,41 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                     i = j
                     continue
                 value, end = scan(text, j + 1, True)
-                sp = new(Span)
-                d = sp.__dict__
-                d["start"] = base + j
-                d["end"] = base + end
                 key = new(JsonString)
                 d = key.__dict__
                 d["value"] = value
-                d["span"] = sp
-                stack.append([i, True, [], set(), key])
+                d["_s"] = base + j
+                d["_e"] = base + end
+                stack.append([i, True, [], {}, key])
                 i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
                 if text[i] in " \t\n\r":
                     i = ws(text, i).end()  # type: ignore[union-attr]
                 continue
-        elif c == "t":
-            node = JsonBool(True, Span(base + i, base + i + 4))
-            i += 4
-        elif c == "f":
-            node = JsonBool(False, Span(base + i, base + i + 5))
-            i += 5
+        elif c == "t" or c == "f":
+            node = new(JsonBool)
+            d = node.__dict__
+            d["value"] = c == "t"
+            d["_s"] = base + i
+            i += 4 if c == "t" else 5
+            d["_e"] = base + i
         elif c == "n":
-            node = JsonNull(Span(base + i, base + i + 4))
+            node = new(JsonNull)
+            d = node.__dict__
+            d["_s"] = base + i
+            d["_e"] = base + i + 4
             i += 4
         else:
             m = number(text, i)
             assert m is not None
             raw = m.group(0)
             exact = not (m.group(1) or m.group(2)) and len(raw) <= _MAX_EXACT_INT_DIGITS
-            node = JsonNumber(int(raw) if exact else float(raw), raw, Span(base + i, base + m.end()))
+            node = new(JsonNumber)
+            d = node.__dict__
+            d["value"] = int(raw) if exact else float(raw)
+            d["raw"] = raw
+            d["_s"] = base + i
             i = m.end()
+            d["_e"] = base + i
         # A value is complete: it joins its container; closed containers complete in turn.
         while True:
             if not stack:
@@ -620,18 +678,15 @@ def _parse_valid(text: str, base: int) -> JsonResult:
             frame = stack[-1]
             if frame[1]:
                 key = frame[4]
-                sp = new(Span)
-                d = sp.__dict__
-                d["start"] = key.span.start
-                d["end"] = node.span.end
                 member = new(JsonMember)
                 d = member.__dict__
                 d["key"] = key
                 d["value"] = node
-                d["span"] = sp
-                if key.value in frame[3]:
+                kd = key.__dict__
+                index = frame[3]
+                if kd["value"] in index:
                     duplicates.append(member)
-                frame[3].add(key.value)
+                index[kd["value"]] = node
                 frame[2].append(member)
             else:
                 frame[2].append(node)
@@ -641,23 +696,32 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 i = ws(text, i + 1).end()  # type: ignore[union-attr]
                 if frame[1]:
                     value, end = scan(text, i + 1, True)
-                    sp = new(Span)
-                    d = sp.__dict__
-                    d["start"] = base + i
-                    d["end"] = base + end
                     key = new(JsonString)
                     d = key.__dict__
                     d["value"] = value
-                    d["span"] = sp
+                    d["_s"] = base + i
+                    d["_e"] = base + end
                     frame[4] = key
                     i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
                     if text[i] in " \t\n\r":
                         i = ws(text, i).end()  # type: ignore[union-attr]
                 break
             stack.pop()
-            span = Span(base + frame[0], base + i + 1)
-            node = JsonObject(tuple(frame[2]), span, True, None) if frame[1] else JsonArray(tuple(frame[2]), span, True)
+            if frame[1]:
+                node = new(JsonObject)
+                d = node.__dict__
+                d["members"] = tuple(frame[2])
+                d["complete"] = True
+                d["pending_key"] = None
+                d["_index"] = frame[3]
+            else:
+                node = new(JsonArray)
+                d = node.__dict__
+                d["items"] = tuple(frame[2])
+                d["complete"] = True
+            d["_s"] = base + frame[0]
             i += 1
+            d["_e"] = base + i
 
 
 def shifted(result: JsonResult, delta: int) -> JsonResult:

@@ -22,16 +22,14 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
-from operator import add, itemgetter
 
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
 from gemstack_lsp.core.memo import active_memo, per_text
-from gemstack_lsp.core.text import Span
+from gemstack_lsp.core.text import Span, line_table
 
 #: The Gemstack block kinds (info string words) this project knows: see ``gemstack_lsp.core.kinds``.
 BLOCK_KINDS = BLOCK_NAMES
@@ -182,32 +180,40 @@ class ReferenceMismatch:
 # Lines
 
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+class _Lines:
+    """(start, end) of every line (``lines[i]``), a line ending at ``\\n``, ``\\r\\n`` or a lone
+    ``\\r``; a final line break ends the last line and opens no new one.
+
+    A view of the document's shared line table (``text.line_table``): ``texts`` and ``starts``
+    are its lists (the scan reads a line's text from there rather than slicing the document),
+    ``count`` the lines seen here (the table's last, empty line after a final break is not one).
+    """
+
+    __slots__ = ("count", "starts", "texts")
+
+    def __init__(self, text: str) -> None:
+        table = line_table(text)
+        self.texts = table.lines
+        self.starts = table.starts
+        n = len(self.texts)
+        self.count = n - 1 if n > 1 and not self.texts[-1] else n
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i: int) -> tuple[int, int]:
+        if i < 0:
+            i += self.count
+        if not 0 <= i < self.count:
+            raise IndexError(i)
+        start = self.starts[i]
+        return start, start + len(self.texts[i])
 
 
 @per_text
-def _lines(text: str) -> tuple[tuple[int, int], ...]:
-    """(start, end) of every line; a line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``.
-
-    One regular-expression pass: linear whatever mix of line endings the text has. Without a
-    ``\r`` (nearly every file), a split and C-level accumulation give the same pairs in a
-    third of the time.
-    """
-    if "\r" not in text:
-        parts = text.split("\n")
-        if len(parts) > 1 and not parts[-1]:
-            parts.pop()  # a final line break ends the last line; it opens no new one
-        lengths = list(map(len, parts))
-        starts = list(accumulate(map((1).__add__, lengths[:-1]), initial=0))
-        return tuple(zip(starts, map(add, starts, lengths), strict=True))
-    out: list[tuple[int, int]] = []
-    i = 0
-    for m in _LINE_BREAK.finditer(text):
-        out.append((i, m.start()))
-        i = m.end()
-    if i < len(text) or not out:
-        out.append((i, len(text)))
-    return tuple(out)
+def _lines(text: str) -> _Lines:
+    """The lines of ``text`` (see ``_Lines``)."""
+    return _Lines(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,7 +405,7 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
     if scan is None:
         # Without a run of three backticks or tildes no line can open a fence: the scan would
         # stop at its first line, having found nothing (the line table is not even needed).
-        no_fence = "```" not in text and "~~~" not in text
+        no_fence = not _has(text, "```") and not _has(text, "~~~")
         scan = _Scan((), ()) if no_fence else _scan_lines(text, _lines(text), 0, ())
     if memo is not None:
         memo.remember(_RECENT_COMMONMARK, text, scan)
@@ -468,6 +474,13 @@ def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
     equal or the edit is large."""
     if old is new:
         return scan
+    quarter = min(len(old), len(new)) // 4
+    if not _shares(old, new, quarter):
+        # Not an edit of this text but mostly another one (another file read in turn, as
+        # ``check`` and a workspace pass read them): neither a quarter at its top nor one at
+        # its end is kept, so a rescan would redo most of the scan and first pay for finding
+        # the common parts. A whole scan is cheaper.
+        return None
     prefix, suffix = _common_affixes(old, new)
     old_end, new_end = len(old) - suffix, len(new) - suffix
     if max(old_end, new_end) - prefix > _REUSE_LIMIT:
@@ -496,9 +509,25 @@ def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
     return _Scan(before + part.fences + after, clean)
 
 
+def _shares(old: str, new: str, n: int) -> bool:
+    """True when the two texts have the same first or the same last ``n`` characters (compared
+    64, then 1,024 characters first: two different texts mostly differ there already)."""
+    lo, ln = len(old), len(new)
+    head = tail = True
+    for k in (64, 1024, n):
+        k = min(k, n)
+        head = head and old[:k] == new[:k]
+        tail = tail and old[lo - k :] == new[ln - k :]
+        if not (head or tail):
+            return False
+    return True
+
+
 @per_text
-def _line_starts(text: str) -> tuple[int, ...]:
-    return tuple(map(itemgetter(0), _lines(text)))
+def _line_starts(text: str) -> list[int]:
+    """The start of every line of ``_lines``."""
+    lines = _lines(text)
+    return lines.starts if lines.count == len(lines.starts) else lines.starts[: lines.count]
 
 
 def _lines_starting_with_ticks(text: str) -> list[int]:
@@ -507,11 +536,25 @@ def _lines_starting_with_ticks(text: str) -> list[int]:
         return []
     starts = _line_starts(text)
     out: list[int] = []
-    for m in _FENCE_RUNS[0].finditer(text):
-        at = m.start()
+    for at in _runs(text, 0):
         if at == 0 or text[at - 1] in "\r\n":
             out.append(bisect.bisect_left(starts, at))
     return out
+
+
+@per_text
+def _runs(text: str, kind: int) -> list[int]:
+    """Where every run of ```` ``` ```` (``kind`` 0) or ``~~~`` (1) starts, non-overlapping, in
+    order: found once per text for the fence scan and for the reference's reading."""
+    run = _FENCE_RUNS[kind]
+    return [m.start() for m in run.finditer(text)] if _has(text, run.pattern) else []
+
+
+def _has(text: str, run: str) -> bool:
+    """``run in text``, its first character looked for first: one character is found by a
+    fast scan, where an absent three-character run costs a slow one (some 40 µs over 45 kB
+    of non-ASCII text, as ``~~~`` in most documents)."""
+    return run[0] in text and run in text
 
 
 #: Where a fence can open or close: a run of three backticks or tildes (searched for as literals,
@@ -524,11 +567,9 @@ _HTML_LONG_START = re.compile(
 )
 _HTML_GROUPS = ("h0", "h1", "h2", "h3", "h4")
 #: A blank line (spaces and tabs only) and the start of the line after it when that line
-#: starts with neither a space, a tab nor ">": a barrier (see ``_Landmarks``). The first form
-#: serves texts whose lines all end with "\n", the second any line breaks.
-_BARRIER_LF = re.compile(r"\n[ \t]*\n(?=[^ \t>\n])")
+#: starts with neither a space, a tab nor ">": a barrier (see ``_Landmarks``), in a text with
+#: any line breaks (one whose lines all end with "\n" has its barriers found line by line).
 _BARRIER_ANY = re.compile(r"(?:^|\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)(?=[^ \t>\r\n])")
-_LEADING_BARRIER = re.compile(r"[ \t]*\n(?=[^ \t>\n])")
 
 
 @dataclass(frozen=True)
@@ -539,8 +580,9 @@ class _Landmarks:
     ``fences``: every run of ```` ``` ```` or ``~~~`` (a line without one can neither open nor
     close a fence). ``hot``: those, and every place where an HTML block of types 1 to 5 may
     start without its end on the same line (no other line can leave such a block open; it
-    hides the fence lines after it). ``barriers``: the start of every line that follows a blank
-    line and starts with a character other than a space, a tab or ">".
+    hides the fence lines after it). A barrier is the start of a line that follows a blank
+    line and starts with a character other than a space, a tab or ">"; ``before[i]`` is the
+    last barrier at or before ``hot[i]`` (-1 when there is none).
 
     At a barrier whose blank line is reached with no fence and no HTML block of types 1 to 5
     open, the scanner's state is clean whatever came before: the blank line ended every
@@ -548,20 +590,21 @@ class _Landmarks:
     continues no block quote and no list item (a list item's content is indented at least two
     columns), so each container closes. From a line where no fence is open the scan can
     therefore jump to the last barrier before the next hot place; past the last fence run,
-    with no fence open, there is no fence left to find.
+    with no fence open, there is no fence left to find. Only the barriers before hot places
+    are wanted: in a text whose lines all end with "\n" they are looked for from each hot
+    place back to the one before (a few lines, mostly), not by a search of the whole text.
     """
 
     fences: list[int]
     hot: list[int]
-    barriers: list[int]
+    before: list[int]
 
 
-def _landmarks(text: str, lines: tuple[tuple[int, int], ...], starts: tuple[int, ...]) -> _Landmarks:
-    fences: list[int] = []
-    for run in _FENCE_RUNS:
-        if run.pattern in text:
-            fences.extend(m.start() for m in run.finditer(text))
-    fences.sort()
+def _landmarks(text: str, lines: _Lines, starts: Sequence[int]) -> _Landmarks:
+    fences = _runs(text, 0)
+    tildes = _runs(text, 1)
+    if tildes:
+        fences = sorted(fences + tildes)
     hot = fences
     if "<" in text:
         risky = []
@@ -572,14 +615,30 @@ def _landmarks(text: str, lines: tuple[tuple[int, int], ...], starts: tuple[int,
                 risky.append(at)
         if risky:
             hot = sorted(fences + risky)
+    before: list[int] = []
     if "\r" in text:
         barriers = [m.end() for m in _BARRIER_ANY.finditer(text) if m.end() > 0]
-    else:
-        barriers = [m.end() for m in _BARRIER_LF.finditer(text)]
-        leading = _LEADING_BARRIER.match(text)
-        if leading is not None:
-            barriers.insert(0, leading.end())
-    return _Landmarks(fences, hot, barriers)
+        for at in hot:
+            b = bisect.bisect_right(barriers, at) - 1
+            before.append(barriers[b] if b >= 0 else -1)
+        return _Landmarks(fences, hot, before)
+    # Line ``k`` starts a barrier when line ``k - 1`` is blank and line ``k`` starts with a
+    # character other than a space, a tab or ">" (a line's text never holds its "\n").
+    texts = lines.texts
+    last = -1  # the last barrier at or before the previous hot place
+    floor = 0  # the line of the previous hot place: lines up to it were looked at
+    for at in hot:
+        line = bisect.bisect_right(starts, at) - 1
+        k = line
+        while k > floor:
+            first = texts[k][:1]
+            if first and first not in " \t>" and not texts[k - 1].strip(" \t"):
+                last = starts[k]
+                break
+            k -= 1
+        floor = max(floor, line)
+        before.append(last)
+    return _Landmarks(fences, hot, before)
 
 
 @functools.lru_cache(maxsize=64)
@@ -591,7 +650,7 @@ def _closing_fence(char: str, length: int) -> re.Pattern[str]:
 
 def _scan_lines(
     text: str,
-    lines: tuple[tuple[int, int], ...],
+    lines: _Lines,
     first: int,
     resume: Collection[int],
     line_delta: int = 0,
@@ -630,6 +689,7 @@ def _scan_lines(
 
     clean: list[int] = []
     starts = _line_starts(text)
+    texts = lines.texts  # the text of each line, without its break
     plain_breaks = "\r" not in text
     marks = _landmarks(text, lines, starts)
     skip_to = first
@@ -647,18 +707,17 @@ def _scan_lines(
             here = starts[ln]
             if bisect.bisect_left(marks.fences, here) == len(marks.fences):
                 break
-            hot = marks.hot[bisect.bisect_left(marks.hot, here)]
-            b = bisect.bisect_right(marks.barriers, hot) - 1
-            if b >= 0 and marks.barriers[b] > here:
+            barrier = marks.before[bisect.bisect_left(marks.hot, here)]
+            if barrier > here:
                 stack.clear()
                 para_depth = None
                 html = None
-                skip_to = bisect.bisect_left(starts, marks.barriers[b])
+                skip_to = bisect.bisect_left(starts, barrier)
                 continue
         if fence is not None and not stack and fence.indent == 0 and plain_breaks:
             # The body of a fence outside containers, opened at the margin, is its lines as
             # they are: one search finds the closing fence.
-            body_start = lines[ln][0]
+            body_start = starts[ln]
             closing = _closing_fence(fence.char, fence.length).search(text, body_start - 1)
             if closing is None:
                 # Unterminated: the body is every line to the end of the document, each ended
@@ -682,21 +741,21 @@ def _scan_lines(
                 clean.append(ln)
             # Outside every container, fence and HTML block, a run of paragraph lines and blank
             # lines changes nothing but the open paragraph: one regular expression passes it.
-            plain = _PLAIN_RUN.match(text, lines[ln][0])
+            plain = _PLAIN_RUN.match(text, starts[ln])
             if plain is not None:
                 skip_to = bisect.bisect_left(starts, plain.end())
                 blank = False
                 for j in range(ln, skip_to):
-                    a, b = lines[j]
-                    blank = not text[a:b].strip(" \t")
+                    blank = not texts[j].strip(" \t")
                     if blank and j + 1 < skip_to:
                         if j + 1 > after and (j + 1 - line_delta) in resume:
                             return _Scan(tuple(fences), tuple(clean), j + 1)
                         clean.append(j + 1)
                 para_depth = None if blank else 0
                 continue
-        ls, le = lines[ln]
-        s = text[ls:le]
+        s = texts[ln]
+        ls = starts[ln]
+        le = ls + len(s)
         cur = _Cursor(s)
         # 1. Continue the open containers.
         matched = 0
@@ -897,7 +956,8 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
         return {kind: () for kind in BLOCK_KINDS}  # no line can open a block
     lines = _lines(text)
     # Only a line that starts with ``` can open or close a block (trimming is at the end).
-    marks = [(i, js_trim_end(text[lines[i][0] : lines[i][1]])) for i in _lines_starting_with_ticks(text)]
+    texts, starts = lines.texts, lines.starts
+    marks = [(i, js_trim_end(texts[i])) for i in _lines_starting_with_ticks(text)]
     out: dict[str, tuple[ReferenceBlock, ...]] = {}
     openers = {"```" + k: k for k in BLOCK_KINDS}
     present = {openers[t] for _, t in marks if t in openers}
@@ -913,7 +973,7 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
                 if t == opener:
                     start = i
             elif t == "```":
-                body_lines = [text[lines[j][0] : lines[j][1]] for j in range(start + 1, i)]
+                body_lines = texts[start + 1 : i]
                 if start + 1 < i:
                     body_span = Span(lines[start + 1][0], lines[i - 1][1])
                 else:
@@ -927,7 +987,7 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
                         close_span=Span(*lines[i]),
                         body="\n".join(body_lines),
                         body_span=body_span,
-                        line_starts=tuple(lines[j][0] for j in range(start + 1, i)),
+                        line_starts=tuple(starts[start + 1 : i]),
                     )
                 )
                 start = None

@@ -17,13 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import accumulate
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WHITESPACE, JS_WS_CLASS
 from gemstack_lsp.core.memo import per_text
-from gemstack_lsp.core.text import SourceText, Span
+from gemstack_lsp.core.text import SourceText, Span, line_table
 
 #: JavaScript's ``\s``: the reference's regular expressions run in V8 (its ``.`` is read by hand,
 #: see ``_header_title``).
@@ -35,19 +34,9 @@ _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
 
 def _line_table(text: str) -> tuple[list[str], list[int]]:
     r"""Every line of ``text`` as ``_LINE`` reads them (ended by ``\r\n``, ``\r`` or ``\n``; the
-    last one may be empty) and the offset where each starts. Without a ``\r`` (nearly every
-    file) a split and a C-level accumulation give the same lines in a fraction of the time."""
-    if "\r" not in text:
-        parts = text.split("\n")
-        return parts, list(accumulate(map((1).__add__, map(len, parts[:-1])), initial=0))
-    lines: list[str] = []
-    starts: list[int] = []
-    for lm in _LINE.finditer(text):
-        lines.append(lm.group(1))
-        starts.append(lm.start(1))
-        if not lm.group(2):
-            break
-    return lines, starts
+    last one may be empty) and the offset where each starts: the document's shared line table
+    (``text.line_table``), made once for the fence scan, the task parser and the checklist."""
+    return line_table(text)
 
 
 #: The reference's task header is ``^[*-]\s+\[[ xX]\]\s+\*\*([A-Za-z0-9_-]+):\s*(.*?)\*\*``. Its
@@ -285,28 +274,29 @@ def _declare_validation_fixes(path: str, text: str, task: Task) -> tuple[Fix, ..
 
 
 def _js_trim_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start] in JS_WHITESPACE:
-        start += 1
-    while end > start and text[end - 1] in JS_WHITESPACE:
-        end -= 1
-    return start, end
+    """``start`` and ``end`` moved past JavaScript whitespace at either end of ``text[start:end]``."""
+    piece = text[start:end]
+    kept = piece.strip(JS_WHITESPACE)
+    if not kept:
+        return end, end
+    start += len(piece) - len(piece.lstrip(JS_WHITESPACE))
+    return start, start + len(kept)
 
 
-def _split_items(text: str, start: int, end: int, kind: str) -> tuple[TaskRef, ...]:
+def _split_items(text: str, start: int, end: int, kind: str, base: int = 0) -> tuple[TaskRef, ...]:
+    """The comma-separated items of ``text[start:end]``, trimmed, each with its span (``base``
+    plus its offset in ``text``; empty items are skipped)."""
     items: list[TaskRef] = []
-    pos = start
-    while pos <= end:
-        comma = text.find(",", pos, end)
-        stop = end if comma < 0 else comma
-        a, b = _js_trim_bounds(text, pos, stop)
-        if b > a:
-            value = text[a:b]
+    pos = base + start
+    for piece in text[start:end].split(","):
+        value = piece.strip(JS_WHITESPACE)
+        if value:
+            a = pos + len(piece) - len(piece.lstrip(JS_WHITESPACE))
+            span = Span(a, a + len(value))
             if kind == "files":
                 value = value.replace("\\", "/")
-            items.append(TaskRef(value, Span(a, b)))
-        if comma < 0:
-            break
-        pos = comma + 1
+            items.append(TaskRef(value, span))
+        pos += len(piece) + 1
     return tuple(items)
 
 
@@ -314,8 +304,8 @@ def _split_items(text: str, start: int, end: int, kind: str) -> tuple[TaskRef, .
 _COMMENT_NAMES = {kind: f"gemstack:{kind}=" for kind in COMMENT_KINDS}
 
 
-def _comment_on_line(text: str, line_start: int, line_end: int) -> TaskComment | None:
-    line = text[line_start:line_end]
+def _comment_on_line(line_start: int, line: str) -> TaskComment | None:
+    """The metadata comment of ``line`` (which starts at document offset ``line_start``), if any."""
     last_close = line.rfind("-->")
     if last_close < 0:
         return None
@@ -334,7 +324,7 @@ def _comment_on_line(text: str, line_start: int, line_end: int) -> TaskComment |
             continue
         span = Span(line_start + found[0], line_start + found[1])
         value_span = Span(line_start + found[2], line_start + found[3])
-        return TaskComment(kind, span, value_span, _split_items(text, value_span.start, value_span.end, kind))
+        return TaskComment(kind, span, value_span, _split_items(line, found[2], found[3], kind, line_start))
     return None
 
 
@@ -400,7 +390,7 @@ def parse_tasks(text: str, *, reference_v1_3: bool = False) -> TaskList:
             if line_text.strip(JS_WHITESPACE):
                 current.last_end = end
             if "gemstack:" in line_text:
-                comment = _comment_on_line(text, start, end)
+                comment = _comment_on_line(start, line_text)
                 if comment is not None:
                     current.comments.append(comment)
     if current is not None:

@@ -11,11 +11,11 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Literal
+from typing import Literal, NamedTuple
+
+from gemstack_lsp.core.memo import per_text
 
 Encoding = Literal["utf-16", "utf-8", "utf-32"]
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, order=True)
@@ -97,6 +97,41 @@ def column_width(text: str, encoding: Encoding) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
+class LineTable(NamedTuple):
+    """Every line of a text without its break, and the offset where each starts.
+
+    Lines end at ``\n``, ``\r\n`` or a lone ``\r``; the last line is what follows the last
+    break (empty when the text ends with one). Shared, never to be modified.
+    """
+
+    lines: list[str]
+    starts: list[int]
+
+
+#: One line and its break; the break group is empty on the last line.
+_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
+
+
+@per_text
+def line_table(text: str) -> LineTable:
+    """The lines of ``text`` and their starts: built once per text while a memo is active, for
+    every reader of the same document (the fence scan, the task parser, positions).
+
+    Without a ``\r`` (nearly every file) a split and a C-level accumulation; otherwise one
+    linear pass of a regular expression."""
+    if "\r" not in text:
+        parts = text.split("\n")
+        return LineTable(parts, list(accumulate(map((1).__add__, map(len, parts[:-1])), initial=0)))
+    lines: list[str] = []
+    starts: list[int] = []
+    for lm in _LINE.finditer(text):
+        lines.append(lm.group(1))
+        starts.append(lm.start(1))
+        if not lm.group(2):
+            break
+    return LineTable(lines, starts)
+
+
 @dataclass
 class SourceText:
     """A document's text and the offsets at which its lines start.
@@ -112,14 +147,7 @@ class SourceText:
         """The line index, built on first use (most documents an analysis reads are never
         asked for a position)."""
         if self._starts is None:
-            text = self.text
-            if "\r" not in text:
-                # Nearly every file: a split and C-level accumulation (a third of the time).
-                lengths = map(len, text.split("\n")[:-1])
-                self._starts = list(accumulate(map((1).__add__, lengths), initial=0))
-            else:
-                # One linear pass (searching "\r" from every line start was quadratic without any "\r").
-                self._starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+            self._starts = line_table(self.text).starts
         return self._starts
 
     @property

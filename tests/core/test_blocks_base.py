@@ -114,3 +114,22 @@ def test_js_number_of_int_and_float() -> None:
     assert js_number(0.1) == "0.1"
     node = parse_json("100").value
     assert isinstance(node, JsonNumber) and js_number(node.value) == "100"
+
+
+@pytest.mark.parametrize(
+    "body", ['[{"id": "a", "n": [1, true, null]}]', '[{"id": "a", "n": [1, tru'], ids=["valid", "broken"]
+)
+def test_a_block_moved_by_an_edit_above_it_is_the_parse_at_its_new_place(body: str) -> None:
+    """Valid JSON is parsed again where the block now starts; broken JSON has its last parse
+    moved. Either way the tree is the one a parse at the new offset gives."""
+    from gemstack_lsp.core.blocks.base import parse_fence_json
+    from gemstack_lsp.core.markdown import scan_fences
+    from gemstack_lsp.core.memo import Memo
+
+    text = f"# Spec\n\n```gemstack-contracts\n{body}\n```\n"
+    with Memo().active():
+        for prefix in ("", "x\n", "more text\n\n"):
+            moved = prefix + text
+            fence = next(f for f in scan_fences(moved) if f.kind == "gemstack-contracts")
+            base = moved.index(body)
+            assert parse_fence_json(fence) == parse_json(body, base)

@@ -304,3 +304,38 @@ def test_more_values_than_the_limit_are_refused_by_the_fast_path_too() -> None:
     text = "[" + ",".join("0" * (jsonspan.MAX_VALUES + 1)) + "]"
     assert not jsonspan._valid(text)
     assert not parse_json(text).ok
+
+
+def test_a_fast_parse_makes_spans_when_read_and_is_the_same_tree_everywhere() -> None:
+    """The fast path keeps each node's start and end and makes its ``Span`` on first read:
+    unread, read, copied, pickled or hashed, the tree is the tolerant parser's tree."""
+    import copy
+    import pickle
+
+    text = '{"a": [1, -2.5e3, true, false, null, "x\\u00e9"], "b": {"c": {}}, "d": [], "a": 0}'
+    tolerant = jsonspan._Parser(text, 7).run()
+    for make in (
+        lambda: parse_json(text, 7),
+        lambda: pickle.loads(pickle.dumps(parse_json(text, 7))),
+        lambda: copy.deepcopy(parse_json(text, 7)),
+    ):
+        result = make()
+        assert result == tolerant and hash(result.value.members[1]) == hash(tolerant.value.members[1])
+        assert repr(result) == repr(tolerant)
+        for node in jsonspan.iter_nodes(result.value):
+            assert isinstance(node.span, Span) and node.span is node.span  # made once, then kept
+    fast = parse_json(text, 7)
+    assert fast.duplicate_keys[0].key.span == tolerant.duplicate_keys[0].key.span
+    assert jsonspan.shifted(fast, 5) == jsonspan._Parser(text, 12).run()
+    with pytest.raises(AttributeError):
+        fast.value.not_a_field  # noqa: B018  (only ``span`` is made on demand)
+
+
+def test_an_object_indexed_by_the_fast_parse_answers_as_one_indexed_on_demand() -> None:
+    text = '{"b": 1, "a": {"x": [], "x": {}}, "b": 2, "c": null, "a": 3}'
+    fast, tolerant = parse_json(text).value, jsonspan._Parser(text, 0).run().value
+    assert isinstance(fast, JsonObject) and isinstance(tolerant, JsonObject)
+    assert fast.keys() == tolerant.keys() == ["b", "a", "c"]
+    for key in ("a", "b", "c", "x"):
+        assert fast.get(key) == tolerant.get(key)
+    assert fast.get("b") == JsonNumber(2, "2", Span(text.index("2"), text.index("2") + 1))

@@ -201,4 +201,8 @@ def test_lines_split_fast_path_and_regex_path_agree(text: str) -> None:
         i = m.end()
     if i < len(text) or not expected:
         expected.append((i, len(text)))
-    assert _lines(text) == tuple(expected)
+    lines = _lines(text)
+    assert tuple(lines) == tuple(expected)
+    assert len(lines) == len(expected) and lines[-1] == expected[-1]
+    # The shared table's view: every line's text as the document slices it.
+    assert [lines.texts[k] for k in range(len(lines))] == [text[a:b] for a, b in expected]

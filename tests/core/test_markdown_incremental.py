@@ -84,3 +84,26 @@ def test_an_edit_inside_a_block_rescans_only_around_it() -> None:
     assert scan is not None and scan.fences == full(edited)
     fence = next(f for f in scan.fences if f.kind == "gemstack-contracts")
     assert "Upgrade D" in fence.body and fence.body_offset_to_doc(0) == fence.body_span.start
+
+
+def test_another_text_is_scanned_in_full_not_rescanned() -> None:
+    """A text that is no edit of the one before (the next file ``check`` reads) keeps neither a
+    quarter at its top nor one at its end: no rescan is tried, and the scan is the full scan."""
+    memo = Memo()
+    with memo.active():
+        markdown._scan_commonmark(SPEC)
+        (old_text, old_scan), *_ = memo.recent(markdown._RECENT_COMMONMARK)
+        assert markdown._rescan(old_text, old_scan, TASKS) is None
+        # The same ending (a feature's own closing line) is not enough to take it for an edit.
+        ending = "\nFeature 3 keeps its own notes here.\n"
+        markdown._scan_commonmark(SPEC + ending)
+        (old_text, old_scan), *_ = memo.recent(markdown._RECENT_COMMONMARK)
+        assert markdown._rescan(old_text, old_scan, TASKS + ending) is None
+        assert markdown._scan_commonmark(TASKS + ending) == full(TASKS + ending)
+    # An edit at either end still keeps three quarters of the text: it is rescanned.
+    for edited in ("x" + SPEC, SPEC + "x", SPEC[: len(SPEC) // 2] + "xy" + SPEC[len(SPEC) // 2 + 5 :]):
+        with Memo().active() as fresh:
+            markdown._scan_commonmark(SPEC)
+            (old_text, old_scan), *_ = fresh.recent(markdown._RECENT_COMMONMARK)
+            scan = markdown._rescan(old_text, old_scan, edited)
+        assert scan is not None and scan.fences == full(edited)

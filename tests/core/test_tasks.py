@@ -83,6 +83,9 @@ def test_task_header_grammar(line: str, expected: tuple[str, str, bool] | None) 
         ("<!-- gemstack:files=src\\a.js, b/c.md -->", "files", ["src/a.js", "b/c.md"]),
         ("<!-- gemstack:depends=T001,UD-T002 -->", "depends", ["T001", "UD-T002"]),
         ("<!-- gemstack:actions=send-email,ocr-scan -->", "actions", ["send-email", "ocr-scan"]),
+        # JavaScript's whitespace (a no-break space, an em space, a BOM) trims items too.
+        ("<!-- gemstack:tests=\u00a0A\u2003,\ufeff , B\t,\u3000 -->", "tests", ["A", "B"]),
+        ("<!-- gemstack:files= \u00a0a\\b.py , \\\u2003-->", "files", ["a/b.py", "/"]),
     ],
 )
 def test_comment_items_and_their_exact_spans(comment: str, kind: str, values: list[str]) -> None:

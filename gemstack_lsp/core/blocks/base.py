@@ -27,6 +27,7 @@ from gemstack_lsp.core.jsonspan import (
     JsonString,
     node_at,
     parse_json,
+    parse_valid_json,
     shifted,
     to_python_within,
 )
@@ -176,11 +177,15 @@ def parse_fence_json(fence: Fence | ReferenceBlock) -> JsonResult:
 def _parse_at(text: str, base: int) -> JsonResult:
     """A block's JSON starting at document offset ``base``: parsed once while it is used, so an
     edit elsewhere in the document (or the reference's reading of the same block) reuses it.
-    An edit above the block only moves it: the last parse of the same text is shifted (about
-    half the cost of a parse), not redone."""
+    An edit above a block only moves it: valid JSON is parsed again (the fast parse, which
+    makes spans only when they are read, costs less than moving every span of the last parse),
+    broken JSON has the last parse of the same text shifted (the tolerant parse costs more)."""
     memo = active_memo()
     if memo is None:
         return parse_json(text, base)
+    result = parse_valid_json(text, base)
+    if result is not None:
+        return result
     key = (_PARSED, text)
     known = memo.known_piece(key)
     result = shifted(known[1], base - known[0]) if known is not None else parse_json(text, base)

@@ -380,15 +380,21 @@ def sections(text: str, heading: re.Pattern[str]) -> list[Section]:
 
 
 def first_heading(text: str) -> tuple[str, Span] | None:
-    """The first ATX heading's text and the span of its line (the spec's title)."""
+    """The first ATX heading's text and the span of its line (the spec's title).
+
+    Lines are taken one at a time up to the heading (mostly the first line), not split out of
+    the whole document."""
     pos = 0
-    for raw in text.split("\n"):
+    while True:
+        nl = text.find("\n", pos)
+        raw = text[pos:] if nl < 0 else text[pos:nl]
         line = raw.rstrip("\r")
         h = _any_heading(line)
         if h:
             return h[1].strip(), Span(pos, pos + len(line))
-        pos += len(raw) + 1
-    return None
+        if nl < 0:
+            return None
+        pos = nl + 1
 
 
 def plan_bound_files(text: str) -> list[str]:

@@ -35,7 +35,7 @@ from gemstack_lsp.core.rules import UnitResult, analyze_feature, analyze_reposit
 from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.host.files import FileStore
 from gemstack_lsp.host.snapshot import Snapshot
-from gemstack_lsp.host.tracked import SnapshotRepo
+from gemstack_lsp.host.tracked import PartStore, SnapshotRepo
 
 T = TypeVar("T")
 
@@ -107,6 +107,8 @@ class AnalysisHost:
         self._day: dt.date | None = None
         #: (path, key) -> (change revision of the path, value): per-document summaries.
         self._per_document: dict[tuple[str, Hashable], tuple[int, Any]] = {}
+        #: The pieces of units (``GemstackRepo.part``) kept while what they read is unchanged.
+        self.parts = PartStore()
         #: Called with (snapshot, feature name) after a feature unit ran, while the parses of
         #: its documents are at hand: the IDE layer keeps its per-document summaries (the
         #: workspace-symbol index) current here, so no query has to build them.
@@ -139,6 +141,7 @@ class AnalysisHost:
             changed = self.files.invalidate(rel, self.revision + 1)
             if rel is None:
                 self._stale.update(self._units)
+                self.parts.clear()
             self._bump(changed)
 
     def set_options(self, options: AnalysisOptions) -> None:
@@ -146,6 +149,7 @@ class AnalysisHost:
             if options != self.options:
                 self.options = options
                 self._stale.update(self._units)
+                self.parts.clear()
                 self._bump([])
 
     def _bump(self, changed: Iterable[str]) -> None:
@@ -164,11 +168,14 @@ class AnalysisHost:
                 # Staleness of ledgers is counted in days: a new day may change any unit.
                 if self._day is not None:
                     self._stale.update(self._units)
+                    self.parts.clear()
                     self.revision += 1
                     self._snapshot = None
                 self._day = today
             if self._snapshot is None:
-                repo = SnapshotRepo(self.root, self.files, self.files.buffers())
+                repo = SnapshotRepo(
+                    self.root, self.files, self.files.buffers(), revision=self.revision, parts=self.parts
+                )
                 self._snapshot = Snapshot(self, self.revision, repo, self.options)
             return self._snapshot
 
@@ -345,6 +352,7 @@ class AnalysisHost:
                 "documents": self.files.kept,
                 "memo_texts": self.memo.texts,
                 "per_document": len(self._per_document),
+                "parts": len(self.parts),
             }
 
     # --- whole analyses ------------------------------------------------------------------

@@ -275,7 +275,7 @@ def _matrix_ids(spec: DocumentBlocks) -> set[str] | None:
     """The test ids the spec's matrix declares (every entry with a string id, valid or not);
     ``None`` when there is no matrix to check against (absent, not an array, or an array cut
     short by a syntax error: the entries after the error are unknown, not missing)."""
-    root = spec.test_matrix.root
+    root = spec.test_matrix.value_tree  # values only: a moved matrix is not parsed again
     if not spec.test_matrix.present or not isinstance(root, JsonArray) or not root.complete:
         return None
     ids = set()

@@ -381,14 +381,19 @@ def sections(text: str, heading: re.Pattern[str]) -> list[Section]:
 
 def first_heading(text: str) -> tuple[str, Span] | None:
     """The first ATX heading's text and the span of its line (the spec's title)."""
+    # Line by line from the top (the title is nearly always the first line): the lines
+    # ``text.split("\n")`` gives, without splitting the whole text on every keystroke.
     pos = 0
-    for raw in text.split("\n"):
+    while True:
+        end = text.find("\n", pos)
+        raw = text[pos:] if end < 0 else text[pos:end]
         line = raw.rstrip("\r")
         h = _any_heading(line)
         if h:
             return h[1].strip(), Span(pos, pos + len(line))
-        pos += len(raw) + 1
-    return None
+        if end < 0:
+            return None
+        pos = end + 1
 
 
 def plan_bound_files(text: str) -> list[str]:

@@ -896,6 +896,9 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
     if "```" not in text:
         return {kind: () for kind in BLOCK_KINDS}  # no line can open a block
     lines = _lines(text)
+    starts = _line_starts(text)
+    # With "\n" the only line break, a body's lines joined by "\n" are one slice of the text.
+    lf_only = "\r" not in text
     # Only a line that starts with ``` can open or close a block (trimming is at the end).
     marks = [(i, js_trim_end(text[lines[i][0] : lines[i][1]])) for i in _lines_starting_with_ticks(text)]
     out: dict[str, tuple[ReferenceBlock, ...]] = {}
@@ -913,11 +916,15 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
                 if t == opener:
                     start = i
             elif t == "```":
-                body_lines = [text[lines[j][0] : lines[j][1]] for j in range(start + 1, i)]
                 if start + 1 < i:
                     body_span = Span(lines[start + 1][0], lines[i - 1][1])
+                    if lf_only:
+                        body = text[body_span.start : body_span.end]
+                    else:
+                        body = "\n".join(text[lines[j][0] : lines[j][1]] for j in range(start + 1, i))
                 else:
                     body_span = Span(lines[start][1], lines[start][1])
+                    body = ""
                 blocks.append(
                     ReferenceBlock(
                         kind=kind,
@@ -925,9 +932,9 @@ def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
                         close_line=i,
                         open_span=Span(*lines[start]),
                         close_span=Span(*lines[i]),
-                        body="\n".join(body_lines),
+                        body=body,
                         body_span=body_span,
-                        line_starts=tuple(lines[j][0] for j in range(start + 1, i)),
+                        line_starts=starts[start + 1 : i],
                     )
                 )
                 start = None

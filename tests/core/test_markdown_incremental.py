@@ -84,3 +84,24 @@ def test_an_edit_inside_a_block_rescans_only_around_it() -> None:
     assert scan is not None and scan.fences == full(edited)
     fence = next(f for f in scan.fences if f.kind == "gemstack-contracts")
     assert "Upgrade D" in fence.body and fence.body_offset_to_doc(0) == fence.body_span.start
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["```gemstack-contracts\n", "```\n", "[1]\n", "\r\n", "\r", "\n", "x", "```gemstack-test-matrix"]
+        ),
+        max_size=14,
+    ).map("".join)
+)
+def test_reference_blocks_bodies_are_their_lines_joined(text: str) -> None:
+    """A reference block's body is its lines (without their breaks) joined by "\\n", and its
+    line starts are those of its body lines, whatever the line breaks."""
+    from gemstack_lsp.core.markdown import _lines, reference_blocks
+
+    lines = _lines(text)
+    for kind in ("gemstack-contracts", "gemstack-test-matrix"):
+        for block in reference_blocks(text, kind):
+            body_lines = range(block.open_line + 1, block.close_line)
+            assert block.body == "\n".join(text[lines[j][0] : lines[j][1]] for j in body_lines)
+            assert block.line_starts == tuple(lines[j][0] for j in body_lines)

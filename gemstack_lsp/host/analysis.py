@@ -6,7 +6,10 @@ per unit of analysis (``core.rules``: one unit per feature, one for the reposito
 files): a unit's result is kept with the set of paths and folder listings the unit read
 while it ran, and a change to one of them, and only that, marks the unit stale. An edit to one
 spec therefore re-runs that feature alone (plus the repository unit when it read the file);
-an edit to ``.gemstack/state.json`` re-runs exactly the units that read it.
+an edit to ``.gemstack/state.json`` re-runs exactly the units that read it. Inside a unit,
+its parts (``GemstackRepo.part``) are kept the same way (``PartStore``): the repository unit,
+which re-runs on every edit of the active feature's documents, redoes only the part that read
+them.
 
 The findings of the repository are kept grouped by file, and a file's group is rebuilt only
 when a unit that reports on it ran again: publishing, the CLI and the IDE layer read the

@@ -180,11 +180,18 @@ def blocks_of(path: str, text: str) -> DocumentBlocks:
     def of(kind: str) -> tuple[Fence, ...]:
         return tuple(f for f in fences if f.kind == kind)
 
-    results = tuple(_kind_result(k.name, path, k.parse, text, of(k.name)) for k in kinds.BLOCKS)
-    return DocumentBlocks(path=path, fences=fences, results=results, fence_findings=fence_findings(path, text))
+    memo = active_memo()
+    name = f"{_BLOCKS_OF}:{path}"
+    recent = memo.recent(name) if memo is not None else []
+    before = recent[0][1] if recent else None
+    results = tuple(_kind_result(k.name, path, k.parse, text, of(k.name), before) for k in kinds.BLOCKS)
+    blocks = DocumentBlocks(path=path, fences=fences, results=results, fence_findings=fence_findings(path, text))
+    if memo is not None:
+        memo.remember(name, text, blocks)
+    return blocks
 
 
-_KIND_RESULT = f"{__name__}.kind-result"
+_BLOCKS_OF = f"{__name__}.blocks_of"
 
 
 def _kind_result(
@@ -193,33 +200,32 @@ def _kind_result(
     parse: Callable[[str, str, Sequence[Fence]], BlockResult[Any]],
     text: str,
     fences: tuple[Fence, ...],
+    before: DocumentBlocks | None,
 ) -> BlockResult[Any]:
     """The result of one kind's parser over the document's blocks of that kind.
 
-    A parser reads only the path and the fences of its kind. While a memo is active the last
-    result is kept per (path, kind, block bodies), as a piece: when an edit elsewhere leaves
-    those fences as they were, the result is reused as it is; when it only moved them (an edit
-    above), the result is a ``MovedResult``: what does not depend on the blocks' position is
-    answered from the kept result, and the parser runs on the moved fences only when something
-    asks for a position (an item, a span, the tree)."""
-    memo = active_memo()
-    if memo is None or not fences:
+    A parser reads only the path and the fences of its kind. ``before`` is the document's
+    blocks in the last text of the same path the memo holds (the version an edit was made to):
+    when the edit left this kind's fences as they were, their result is reused as it is; when it
+    only moved them (an edit above), the result is a ``MovedResult``: what does not depend on
+    the blocks' position is answered from the earlier result, and the parser runs on the moved
+    fences only when something asks for a position (an item, a span, the tree)."""
+    if before is None or not fences:
         return _guarded(kind, path, parse, text, fences)
-    key = (_KIND_RESULT, path, kind, tuple(f.body for f in fences))
-    known = memo.known_piece(key)
-    if known is not None:
-        old_fences, result = known
-        if old_fences == fences:
-            return result  # type: ignore[no-any-return]
-        delta = fences[0].open_span.start - old_fences[0].open_span.start
-        line_delta = fences[0].open_line - old_fences[0].open_line
-        if len(old_fences) == len(fences) and all(
-            _shift_fence(old, delta, line_delta) == new for old, new in zip(old_fences, fences, strict=True)
-        ):
-            return MovedResult(result, old_fences, lambda: _guarded(kind, path, parse, text, fences), fences)
-    result = _guarded(kind, path, parse, text, fences)
-    memo.put_piece(key, (fences, result))
-    return result
+    old = before.of(kind)
+    kept: BlockResult[Any]
+    if isinstance(old, MovedResult):
+        kept, kept_fences = old.__dict__["_kept"], old.__dict__["_kept_fences"]
+    else:
+        kept, kept_fences = old, tuple(f for f in before.fences if f.kind == kind)
+    if kept_fences == fences:
+        return kept
+    if len(kept_fences) == len(fences) and all(o.body == n.body for o, n in zip(kept_fences, fences, strict=True)):
+        delta = fences[0].open_span.start - kept_fences[0].open_span.start
+        line_delta = fences[0].open_line - kept_fences[0].open_line
+        if all(_shift_fence(o, delta, line_delta) == n for o, n in zip(kept_fences, fences, strict=True)):
+            return MovedResult(kept, kept_fences, lambda: _guarded(kind, path, parse, text, fences), fences)
+    return _guarded(kind, path, parse, text, fences)
 
 
 class MovedResult(BlockResult[T]):
@@ -241,6 +247,7 @@ class MovedResult(BlockResult[T]):
         d["kind"] = kept.kind
         d["present"] = kept.present
         d["_kept"] = kept
+        d["_kept_fences"] = kept_fences
         d["_compute"] = compute
         d["_result"] = None
         if kept.fence is None:

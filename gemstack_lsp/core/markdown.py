@@ -24,14 +24,14 @@ import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
-from operator import add, itemgetter
+from itertools import chain, repeat
+from operator import itemgetter, sub
 
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
 from gemstack_lsp.core.memo import active_memo, per_text
-from gemstack_lsp.core.text import Span
+from gemstack_lsp.core.text import Span, line_starts
 
 #: The Gemstack block kinds (info string words) this project knows: see ``gemstack_lsp.core.kinds``.
 BLOCK_KINDS = BLOCK_NAMES
@@ -194,12 +194,12 @@ def _lines(text: str) -> tuple[tuple[int, int], ...]:
     third of the time.
     """
     if "\r" not in text:
-        parts = text.split("\n")
-        if len(parts) > 1 and not parts[-1]:
-            parts.pop()  # a final line break ends the last line; it opens no new one
-        lengths = list(map(len, parts))
-        starts = list(accumulate(map((1).__add__, lengths[:-1]), initial=0))
-        return tuple(zip(starts, map(add, starts, lengths), strict=True))
+        # From the text's line index (shared with ``SourceText``): each line ends one before
+        # the next one starts; a final line break ends the last line and opens no new one.
+        starts = line_starts(text)
+        if len(starts) > 1 and text.endswith("\n"):
+            return tuple(zip(starts[:-1], map(sub, starts[1:], repeat(1)), strict=True))
+        return tuple(zip(starts, chain(map(sub, starts[1:], repeat(1)), (len(text),)), strict=True))
     out: list[tuple[int, int]] = []
     i = 0
     for m in _LINE_BREAK.finditer(text):

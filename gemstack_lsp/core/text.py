@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Literal
 
+from gemstack_lsp.core.memo import per_text
+
 Encoding = Literal["utf-16", "utf-8", "utf-32"]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -97,6 +99,19 @@ def column_width(text: str, encoding: Encoding) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
+@per_text
+def line_starts(text: str) -> list[int]:
+    """The offsets at which the lines of ``text`` start (a line ends at ``\\n``, ``\\r\\n`` or a
+    lone ``\\r``; a final line break starts one more, empty line). Kept per text while a memo
+    is active: ``SourceText`` and the fence scanner (``markdown._lines``) share one. Read-only."""
+    if "\r" not in text:
+        # Nearly every file: a split and C-level accumulation (a third of the time).
+        lengths = map(len, text.split("\n")[:-1])
+        return list(accumulate(map((1).__add__, lengths), initial=0))
+    # One linear pass (searching "\r" from every line start was quadratic without any "\r").
+    return [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+
+
 @dataclass
 class SourceText:
     """A document's text and the offsets at which its lines start.
@@ -110,16 +125,10 @@ class SourceText:
     @property
     def _line_starts(self) -> list[int]:
         """The line index, built on first use (most documents an analysis reads are never
-        asked for a position)."""
+        asked for a position), and shared with every other user of the same text's index
+        while a memo is active (``line_starts``)."""
         if self._starts is None:
-            text = self.text
-            if "\r" not in text:
-                # Nearly every file: a split and C-level accumulation (a third of the time).
-                lengths = map(len, text.split("\n")[:-1])
-                self._starts = list(accumulate(map((1).__add__, lengths), initial=0))
-            else:
-                # One linear pass (searching "\r" from every line start was quadratic without any "\r").
-                self._starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+            self._starts = line_starts(self.text)
         return self._starts
 
     @property

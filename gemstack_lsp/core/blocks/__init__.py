@@ -4,7 +4,9 @@
 over a document's fences and adds the fence findings: ``FENCE_UNSEEN_BY_REFERENCE`` where the
 reference gemstack CLI would miss or misread a block Markdown shows (and where it would read a
 block Markdown does not show). It is memoised by (path, text), so an unchanged document costs
-nothing on the next keystroke. One parser module per kind lives beside this one.
+nothing on the next keystroke; in an edited one, each kind whose blocks the edit did not touch
+keeps the result of the previous text (``MovedResult`` when the edit only moved them). One
+parser module per kind lives beside this one.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Capsule and cost findings are other checks' (``core/capsule/verify.py``, ``core/
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.core import kinds
@@ -130,9 +130,16 @@ def repository_findings(repo: GemstackRepo) -> list[Finding]:
     """The findings of what belongs to no feature: the specs/ folder itself, state.json
     (readable, sound, its frozen hashes still matching) and the repository's other JSON files."""
     findings: list[Finding] = []
-    findings.extend(contained("documents", SPECS_DIR, functools.partial(specs_folder_findings, repo)))
+    # Parts (``GemstackRepo.part``): only the last group reads a feature's documents.
+    findings.extend(
+        repo.part(
+            ("documents.repository", SPECS_DIR),
+            functools.partial(_contained_tuple, SPECS_DIR, functools.partial(specs_folder_findings, repo)),
+        )
+    )
     for path, severity in REPOSITORY_JSON_FILES:
-        findings.extend(contained("documents", path, functools.partial(json_file_findings, repo, path, severity)))
+        check = functools.partial(json_file_findings, repo, path, severity)
+        findings.extend(repo.part(("documents.repository", path), functools.partial(_contained_tuple, path, check)))
     findings.extend(
         contained(
             "documents",
@@ -145,6 +152,10 @@ def repository_findings(repo: GemstackRepo) -> list[Finding]:
         )
     )
     return findings
+
+
+def _contained_tuple(path: str, check: Callable[[], list[Finding]]) -> tuple[Finding, ...]:
+    return tuple(contained("documents", path, check))
 
 
 def specs_folder_findings(repo: GemstackRepo) -> list[Finding]:
@@ -264,7 +275,7 @@ def _matrix_ids(spec: DocumentBlocks) -> set[str] | None:
     """The test ids the spec's matrix declares (every entry with a string id, valid or not);
     ``None`` when there is no matrix to check against (absent, not an array, or an array cut
     short by a syntax error: the entries after the error are unknown, not missing)."""
-    root = spec.test_matrix.root
+    root = spec.test_matrix.value_tree  # values only: a moved matrix is not parsed again
     if not spec.test_matrix.present or not isinstance(root, JsonArray) or not root.complete:
         return None
     ids = set()

@@ -9,7 +9,9 @@ nothing on the next keystroke).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from gemstack_lsp.core.feature import CAPSULE_NAME as CAPSULE_NAME
 from gemstack_lsp.core.feature import CLOSURE_NAME as CLOSURE_NAME
@@ -28,6 +30,8 @@ from gemstack_lsp.core.reader import (
 )
 from gemstack_lsp.core.state import GemstackState, active_feature_of, parse_state
 from gemstack_lsp.core.text import SourceText, decode_utf8
+
+T = TypeVar("T")
 
 STATE_PATH = ".gemstack/state.json"
 
@@ -84,6 +88,13 @@ class GemstackRepo:
 
     def exists(self, path: str) -> bool:
         return self.document(path).exists
+
+    def part(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """One piece of a unit of analysis, ``compute()``, named ``key`` (unique in the
+        repository). An analysis host keeps it across revisions while nothing it read changed
+        (``host/tracked.py``): a unit that re-runs because one file changed then redoes only the
+        pieces that read that file. Here, with no host, it is simply computed."""
+        return compute()
 
     def features(self) -> list[Feature]:
         """Every folder under ``specs/`` (sorted by name), whether or not it has a spec.md yet."""

@@ -135,29 +135,49 @@ def _swarm_findings(repo: GemstackRepo, feature: Feature, options: AnalysisOptio
 def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResult:
     """The findings of what belongs to no feature: state.json, root ledgers, providers.json."""
     from gemstack_lsp.core import documents
-    from gemstack_lsp.core.cost import checks
 
+    # Each check is a part (``GemstackRepo.part``): a host that re-runs this unit because a
+    # feature's spec changed (the frozen-artifact hashes of state.json read the active
+    # feature's documents) reuses every check that did not read it.
     findings: list[Finding] = []
     if "documents" not in options.disabled:
         findings.extend(_contained("documents", STATE_PATH, lambda: documents.repository_findings(repo)))
         findings = _amended(STATE_PATH, findings, lambda: _amend_artifacts(repo, options, findings))
         for path, check in repository_stage_checks():
-            findings.extend(_contained("documents", path, functools.partial(check, repo)))
+            contained = functools.partial(_contained, "documents", path, functools.partial(check, repo))
+            findings.extend(repo.part(("rules.repository", path), functools.partial(_tupled, contained)))
     if "config" not in options.disabled:
-        findings.extend(_contained("config", PROJECT_FILE, lambda: config_findings(lambda p: repo.document(p).content)))
+        findings.extend(
+            repo.part(
+                ("rules.repository", PROJECT_FILE),
+                lambda: tuple(
+                    _contained("config", PROJECT_FILE, lambda: config_findings(lambda p: repo.document(p).content))
+                ),
+            )
+        )
     cost: tuple[Finding, ...] = ()
     declared = False
     notice: Finding | None = None
     if "cost" not in options.disabled:
-        try:
-            part = checks.repository_cost(repo, options)
-            # Outside Gemstack (a spec-kit repository) there is nothing to say, not even this.
-            notice = checks.legacy_notice(repo) if is_gemstack_repository(repo) else None
-        except Exception as exc:
-            cost, declared = (internal_error("cost", STATE_PATH, exc),), True
-        else:
-            cost, declared = part.findings, part.declares
+        cost, declared, notice = repo.part(("rules.repository", "cost"), lambda: _repository_cost(repo, options))
     return UnitResult(tuple(findings), cost, declared, notice)
+
+
+def _repository_cost(repo: GemstackRepo, options: AnalysisOptions) -> tuple[tuple[Finding, ...], bool, Finding | None]:
+    """The repository-level cost findings, whether any cost source is declared, and the legacy notice."""
+    from gemstack_lsp.core.cost import checks
+
+    try:
+        part = checks.repository_cost(repo, options)
+        # Outside Gemstack (a spec-kit repository) there is nothing to say, not even this.
+        notice = checks.legacy_notice(repo) if is_gemstack_repository(repo) else None
+    except Exception as exc:
+        return (internal_error("cost", STATE_PATH, exc),), True, None
+    return tuple(part.findings), part.declares, notice
+
+
+def _tupled(compute: Callable[[], Iterable[Finding]]) -> tuple[Finding, ...]:
+    return tuple(compute())
 
 
 def repository_stage_checks() -> list[tuple[str, Callable[[GemstackRepo], list[Finding]]]]:

@@ -6,7 +6,10 @@ per unit of analysis (``core.rules``: one unit per feature, one for the reposito
 files): a unit's result is kept with the set of paths and folder listings the unit read
 while it ran, and a change to one of them, and only that, marks the unit stale. An edit to one
 spec therefore re-runs that feature alone (plus the repository unit when it read the file);
-an edit to ``.gemstack/state.json`` re-runs exactly the units that read it.
+an edit to ``.gemstack/state.json`` re-runs exactly the units that read it. Inside a unit,
+its parts (``GemstackRepo.part``) are kept the same way (``PartStore``): the repository unit,
+which re-runs on every edit of the active feature's documents, redoes only the part that read
+them.
 
 The findings of the repository are kept grouped by file, and a file's group is rebuilt only
 when a unit that reports on it ran again: publishing, the CLI and the IDE layer read the
@@ -35,7 +38,7 @@ from gemstack_lsp.core.rules import UnitResult, analyze_feature, analyze_reposit
 from gemstack_lsp.host.cancel import check_cancelled
 from gemstack_lsp.host.files import FileStore
 from gemstack_lsp.host.snapshot import Snapshot
-from gemstack_lsp.host.tracked import SnapshotRepo
+from gemstack_lsp.host.tracked import PartStore, SnapshotRepo
 
 T = TypeVar("T")
 
@@ -107,6 +110,8 @@ class AnalysisHost:
         self._day: dt.date | None = None
         #: (path, key) -> (change revision of the path, value): per-document summaries.
         self._per_document: dict[tuple[str, Hashable], tuple[int, Any]] = {}
+        #: The pieces of units (``GemstackRepo.part``) kept while what they read is unchanged.
+        self.parts = PartStore()
         #: Called with (snapshot, feature name) after a feature unit ran, while the parses of
         #: its documents are at hand: the IDE layer keeps its per-document summaries (the
         #: workspace-symbol index) current here, so no query has to build them.
@@ -139,6 +144,7 @@ class AnalysisHost:
             changed = self.files.invalidate(rel, self.revision + 1)
             if rel is None:
                 self._stale.update(self._units)
+                self.parts.clear()
             self._bump(changed)
 
     def set_options(self, options: AnalysisOptions) -> None:
@@ -146,6 +152,7 @@ class AnalysisHost:
             if options != self.options:
                 self.options = options
                 self._stale.update(self._units)
+                self.parts.clear()
                 self._bump([])
 
     def _bump(self, changed: Iterable[str]) -> None:
@@ -164,11 +171,14 @@ class AnalysisHost:
                 # Staleness of ledgers is counted in days: a new day may change any unit.
                 if self._day is not None:
                     self._stale.update(self._units)
+                    self.parts.clear()
                     self.revision += 1
                     self._snapshot = None
                 self._day = today
             if self._snapshot is None:
-                repo = SnapshotRepo(self.root, self.files, self.files.buffers())
+                repo = SnapshotRepo(
+                    self.root, self.files, self.files.buffers(), revision=self.revision, parts=self.parts
+                )
                 self._snapshot = Snapshot(self, self.revision, repo, self.options)
             return self._snapshot
 
@@ -345,6 +355,7 @@ class AnalysisHost:
                 "documents": self.files.kept,
                 "memo_texts": self.memo.texts,
                 "per_document": len(self._per_document),
+                "parts": len(self.parts),
             }
 
     # --- whole analyses ------------------------------------------------------------------

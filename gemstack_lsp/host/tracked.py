@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import TypeVar
 
 from gemstack_lsp.core.reader import DirEntry, FileContent, GitCommit, RepositoryState, normalize_relpath
@@ -28,9 +29,54 @@ T = TypeVar("T")
 class _Scope:
     """What one unit of analysis read, and the documents it saw (one answer per path)."""
 
-    def __init__(self) -> None:
+    def __init__(self, docs: dict[str, Document] | None = None) -> None:
         self.deps: set[str] = set()
-        self.docs: dict[str, Document] = {}
+        self.docs: dict[str, Document] = {} if docs is None else docs
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A piece of a unit (``GemstackRepo.part``): its value, what it read, and the revision of
+    the snapshot it was computed in."""
+
+    value: object
+    deps: frozenset[str]
+    revision: int
+    #: The store's epoch it was computed in (options and the day are the same within one).
+    epoch: int
+
+
+class PartStore:
+    """The pieces of units a host keeps across revisions: one entry per key (a fixed, small set
+    of names per repository), replaced when recomputed, never accumulated.
+
+    ``clear`` starts a new epoch (the options changed, a new day began, anything may have
+    changed on disk): a snapshot uses and keeps only the parts of the epoch it was taken in."""
+
+    def __init__(self) -> None:
+        self._parts: dict[Hashable, _Part] = {}
+        self._lock = threading.Lock()
+        self.epoch = 0
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable, epoch: int) -> _Part | None:
+        found = self._parts.get(key)
+        return found if found is not None and found.epoch == epoch else None
+
+    def put(self, key: Hashable, part: _Part) -> None:
+        with self._lock:
+            found = self._parts.get(key)
+            if part.epoch == self.epoch and (found is None or found.revision <= part.revision):
+                self._parts[key] = part
+
+    def clear(self) -> None:
+        with self._lock:
+            self._parts.clear()
+            self.epoch += 1
+
+    def __len__(self) -> int:
+        return len(self._parts)
 
 
 _SCOPE: ContextVar[_Scope | None] = ContextVar("gemstack_tracking_scope", default=None)
@@ -58,10 +104,21 @@ class _TrackingReader:
 class SnapshotRepo(GemstackRepo):
     """The repository of one snapshot: its buffers, then the disk, with dependency tracking."""
 
-    def __init__(self, root: str, store: FileStore, buffers: Mapping[str, Document]) -> None:
+    def __init__(
+        self,
+        root: str,
+        store: FileStore,
+        buffers: Mapping[str, Document],
+        *,
+        revision: int = 0,
+        parts: PartStore | None = None,
+    ) -> None:
         super().__init__(root, _TrackingReader(self))
         self._store = store
         self._buffer_docs = dict(buffers)
+        self._revision = revision
+        self._parts = parts
+        self._epoch = parts.epoch if parts is not None else 0
         self._lock = threading.Lock()
         #: Shared facts of this snapshot: name -> (value, the dependencies it was computed from).
         self._facts: dict[str, tuple[object, frozenset[str]]] = {}
@@ -102,6 +159,41 @@ class SnapshotRepo(GemstackRepo):
         if scope is not None:
             scope.deps.update(found[1])
         return found[0]  # type: ignore[return-value]
+
+    def _unchanged(self, deps: frozenset[str], revision: int) -> bool:
+        """True when none of ``deps`` changed after ``revision`` (and this snapshot's)."""
+        limit = min(revision, self._revision)
+        changed_at = self._store.changed_at
+        return all(changed_at(d) <= limit for d in deps)
+
+    def part(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The piece ``key`` of a unit, kept by the host while nothing it read changed: reused
+        when every path and listing it read is as it was when it was computed (each caller
+        still records those as its own dependencies), else computed again in a scope of its own
+        (what it reads is its dependencies, and the enclosing unit's)."""
+        parts = self._parts
+        outer = _SCOPE.get()
+        if parts is None:
+            return compute()
+        found = parts.get(key, self._epoch)
+        if found is not None and self._unchanged(found.deps, found.revision):
+            parts.hits += 1
+            if outer is not None:
+                outer.deps.update(found.deps)
+            return found.value  # type: ignore[return-value]
+        parts.misses += 1
+        scope = _Scope(outer.docs if outer is not None else None)
+        token = _SCOPE.set(scope)
+        try:
+            value = compute()
+        finally:
+            _SCOPE.reset(token)
+        deps = frozenset(scope.deps)
+        if outer is not None:
+            outer.deps.update(deps)
+        if self._unchanged(deps, self._revision):
+            parts.put(key, _Part(value, deps, self._revision, self._epoch))
+        return value
 
     # --- GemstackRepo ------------------------------------------------------------------
 
@@ -197,4 +289,4 @@ def _buffer_entries(buffers: Mapping[str, Document], directory: str) -> list[Dir
     return list(out.values())
 
 
-__all__ = ["SPECS_DIR", "SnapshotRepo"]
+__all__ = ["SPECS_DIR", "PartStore", "SnapshotRepo"]

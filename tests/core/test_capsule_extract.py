@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gemstack_lsp.core.blocks.contracts import parse_contracts
 from gemstack_lsp.core.blocks.test_matrix import parse_test_matrix
@@ -74,3 +76,21 @@ def test_only_the_blocks_the_reference_sees_are_read() -> None:
     # Markdown shows a block inside the blockquote; the reference reads column-0 fences only.
     text = "> ```gemstack-contracts\n> [1]\n> ```\n"
     assert read_contracts(text) is None
+
+
+@given(st.lists(st.sampled_from(["a", "#", " ", "\n", "\r", "## x", "é", "\t"]), max_size=16).map("".join))
+def test_first_heading_reads_the_lines_split_on_line_feeds(text: str) -> None:
+    """The title is found line by line from the top, as over ``text.split("\\n")``."""
+    from gemstack_lsp.core.capsule.extract import _any_heading, first_heading
+    from gemstack_lsp.core.text import Span
+
+    expected = None
+    pos = 0
+    for raw in text.split("\n"):
+        line = raw.rstrip("\r")
+        h = _any_heading(line)
+        if h:
+            expected = (h[1].strip(), Span(pos, pos + len(line)))
+            break
+        pos += len(raw) + 1
+    assert first_heading(text) == expected

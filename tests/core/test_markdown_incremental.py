@@ -107,3 +107,47 @@ def test_another_text_is_scanned_in_full_not_rescanned() -> None:
             (old_text, old_scan), *_ = fresh.recent(markdown._RECENT_COMMONMARK)
             scan = markdown._rescan(old_text, old_scan, edited)
         assert scan is not None and scan.fences == full(edited)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["```gemstack-contracts\n", "```\n", "[1]\n", "\r\n", "\r", "\n", "x", "```gemstack-test-matrix"]
+        ),
+        max_size=14,
+    ).map("".join)
+)
+def test_reference_blocks_bodies_are_their_lines_joined(text: str) -> None:
+    """A reference block's body is its lines (without their breaks) joined by "\\n", and its
+    line starts are those of its body lines, whatever the line breaks."""
+    from gemstack_lsp.core.markdown import _lines, reference_blocks
+
+    lines = _lines(text)
+    for kind in ("gemstack-contracts", "gemstack-test-matrix"):
+        for block in reference_blocks(text, kind):
+            body_lines = range(block.open_line + 1, block.close_line)
+            assert block.body == "\n".join(text[lines[j][0] : lines[j][1]] for j in body_lines)
+            assert block.line_starts == tuple(lines[j][0] for j in body_lines)
+
+
+@given(st.lists(st.sampled_from(["a", "\n", "\r", "\r\n", "é", "```", "\n\n"]), max_size=14).map("".join))
+def test_the_scanners_lines_come_from_the_shared_line_index(text: str) -> None:
+    """``_lines`` (built from the line index ``SourceText`` shares) is every line's (start, end)
+    without its break, a final line break opening no new line, with or without a memo."""
+    import re
+
+    from gemstack_lsp.core.markdown import _lines
+    from gemstack_lsp.core.text import SourceText
+
+    expected: list[tuple[int, int]] = []
+    i = 0
+    for m in re.finditer(r"\r\n|\r|\n", text):
+        expected.append((i, m.start()))
+        i = m.end()
+    if i < len(text) or not expected:
+        expected.append((i, len(text)))
+    assert tuple(_lines(text)) == tuple(expected)
+    with Memo().active():
+        source = SourceText(text)
+        assert tuple(_lines(text)) == tuple(expected)
+        assert [source.line_start(n) for n in range(source.line_count)][: len(expected)] == [s for s, _ in expected]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from gemstack_lsp.core import kinds
 from gemstack_lsp.core.reader import DirEntry, FileContent, OverlayReader
 from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.rules import analyze
@@ -140,6 +141,10 @@ def test_what_the_host_keeps_is_bounded_by_the_repository_not_by_the_edits(tmp_p
     assert sizes["memo_texts"] <= host.files.kept
     assert sizes["documents"] <= 2 + 48
     assert sizes["per_document"] == 0
+    # The repository unit's parts: one per check, whatever the edits; the kept block results
+    # (memo pieces) are those of the documents the last analysis read.
+    assert sizes["parts"] <= 12
+    assert host.memo.pieces <= 3 * len(kinds.BLOCKS)
 
 
 def test_snapshots_are_immutable_an_old_one_keeps_its_findings(tmp_path: Path) -> None:

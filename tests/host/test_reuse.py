@@ -136,3 +136,39 @@ def test_the_feature_list_is_reused_until_the_specs_folder_or_a_buffer_adds_a_fe
     host.file_changed("specs/012-on-disk")
     assert [f.name for f in host.snapshot().repo.features()] == sorted([*names, "012-on-disk"])
     assert list(host.snapshot().findings()) == _expected(repo, {SPEC: _typed(text, 1)})
+
+
+def test_a_keystroke_in_the_spec_reuses_the_repository_checks_that_did_not_read_it(repo: Path) -> None:
+    """The repository unit re-runs on a spec edit (state.json's frozen hashes read the active
+    feature's documents), but its parts that read other files are reused; an edit to a file a
+    part read recomputes that part."""
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    host.snapshot().findings()
+    text = (repo / SPEC).read_text("utf-8")
+    host.set_buffer(SPEC, _typed(text, 1))
+    host.snapshot().findings()
+    misses = host.parts.misses
+    for n in range(2, 5):
+        host.set_buffer(SPEC, _typed(text, n))
+        findings = list(host.snapshot().findings())
+    assert host.parts.misses == misses and host.parts.hits > 0
+    assert "FROZEN_ARTIFACT_CHANGED" in {f.code for f in findings}  # the part that reads the spec ran
+    assert findings == _expected(repo, {SPEC: _typed(text, 4)})
+
+    host.set_buffer("package.json", '{"scripts": {')  # read by a part: it runs again
+    findings = list(host.snapshot().findings())
+    assert host.parts.misses > misses
+    assert "JSON_SYNTAX_ERROR" in {f.code for f in findings}
+    assert findings == _expected(repo, {SPEC: _typed(text, 4), "package.json": '{"scripts": {'})
+
+
+def test_parts_are_not_reused_across_options(repo: Path) -> None:
+    from dataclasses import replace
+
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    before = list(host.snapshot().findings())
+    host.set_options(replace(host.options, disabled=frozenset({"cost"})))
+    assert len(host.parts) == 0
+    host.snapshot().findings()
+    host.set_options(replace(host.options, disabled=frozenset()))
+    assert list(host.snapshot().findings()) == before

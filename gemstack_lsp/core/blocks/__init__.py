@@ -4,7 +4,9 @@
 over a document's fences and adds the fence findings: ``FENCE_UNSEEN_BY_REFERENCE`` where the
 reference gemstack CLI would miss or misread a block Markdown shows (and where it would read a
 block Markdown does not show). It is memoised by (path, text), so an unchanged document costs
-nothing on the next keystroke. One parser module per kind lives beside this one.
+nothing on the next keystroke; in an edited one, each kind whose blocks the edit did not touch
+keeps the result of the previous text (``MovedResult`` when the edit only moved them). One
+parser module per kind lives beside this one.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from gemstack_lsp.core.blocks.contracts import FrozenContract
 from gemstack_lsp.core.blocks.test_bindings import TestBinding
 from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
-from gemstack_lsp.core.markdown import Fence, reference_only_blocks, scan_fences
-from gemstack_lsp.core.memo import per_text
+from gemstack_lsp.core.jsonspan import JsonNode
+from gemstack_lsp.core.markdown import Fence, _shift_fence, reference_only_blocks, scan_fences
+from gemstack_lsp.core.memo import active_memo, per_text
 from gemstack_lsp.core.repo import Document
 from gemstack_lsp.core.text import SourceText, Span
 
-__all__ = ["BlockResult", "DocumentBlocks", "blocks_of", "blocks_of_document", "fence_findings"]
+__all__ = ["BlockResult", "DocumentBlocks", "MovedResult", "blocks_of", "blocks_of_document", "fence_findings"]
 
 T = TypeVar("T")
 
@@ -179,8 +182,129 @@ def blocks_of(path: str, text: str) -> DocumentBlocks:
     def of(kind: str) -> tuple[Fence, ...]:
         return tuple(f for f in fences if f.kind == kind)
 
-    results = tuple(_guarded(k.name, path, k.parse, text, of(k.name)) for k in kinds.BLOCKS)
-    return DocumentBlocks(path=path, fences=fences, results=results, fence_findings=fence_findings(path, text))
+    memo = active_memo()
+    name = f"{_BLOCKS_OF}:{path}"
+    recent = memo.recent(name) if memo is not None else []
+    before = recent[0][1] if recent else None
+    results = tuple(_kind_result(k.name, path, k.parse, text, of(k.name), before) for k in kinds.BLOCKS)
+    blocks = DocumentBlocks(path=path, fences=fences, results=results, fence_findings=fence_findings(path, text))
+    if memo is not None:
+        memo.remember(name, text, blocks)
+    return blocks
+
+
+_BLOCKS_OF = f"{__name__}.blocks_of"
+
+
+def _kind_result(
+    kind: str,
+    path: str,
+    parse: Callable[[str, str, Sequence[Fence]], BlockResult[Any]],
+    text: str,
+    fences: tuple[Fence, ...],
+    before: DocumentBlocks | None,
+) -> BlockResult[Any]:
+    """The result of one kind's parser over the document's blocks of that kind.
+
+    A parser reads only the path and the fences of its kind. ``before`` is the document's
+    blocks in the last text of the same path the memo holds (the version an edit was made to):
+    when the edit left this kind's fences as they were, their result is reused as it is; when it
+    only moved them (an edit above), the result is a ``MovedResult``: what does not depend on
+    the blocks' position is answered from the earlier result, and the parser runs on the moved
+    fences only when something asks for a position (an item, a span, the tree)."""
+    if before is None or not fences:
+        return _guarded(kind, path, parse, text, fences)
+    old = before.of(kind)
+    kept: BlockResult[Any]
+    if isinstance(old, MovedResult):
+        kept, kept_fences = old.__dict__["_kept"], old.__dict__["_kept_fences"]
+    else:
+        kept, kept_fences = old, tuple(f for f in before.fences if f.kind == kind)
+    if kept_fences == fences:
+        return kept
+    if len(kept_fences) == len(fences) and all(o.body == n.body for o, n in zip(kept_fences, fences, strict=True)):
+        delta = fences[0].open_span.start - kept_fences[0].open_span.start
+        line_delta = fences[0].open_line - kept_fences[0].open_line
+        if all(_shift_fence(o, delta, line_delta) == n for o, n in zip(kept_fences, fences, strict=True)):
+            return MovedResult(kept, kept_fences, lambda: _guarded(kind, path, parse, text, fences), fences)
+    return _guarded(kind, path, parse, text, fences)
+
+
+class MovedResult(BlockResult[T]):
+    """The result of a kind's parser over blocks that an edit above them only moved (every
+    fence the same, shifted): the result at their earlier place, ``kept``, answers what does
+    not depend on the position (the kind, whether a block is present, that there is no
+    finding, the values of the JSON tree: ``value_tree``); anything else (the items, the
+    findings when there are some, the tree with its spans) is the parser's result over the
+    moved fences, computed on first use. Equal to that result in every field."""
+
+    def __init__(
+        self,
+        kept: BlockResult[T],
+        kept_fences: tuple[Fence, ...],
+        compute: Callable[[], BlockResult[T]],
+        fences: tuple[Fence, ...],
+    ) -> None:
+        d = self.__dict__
+        d["kind"] = kept.kind
+        d["present"] = kept.present
+        d["_kept"] = kept
+        d["_kept_fences"] = kept_fences
+        d["_compute"] = compute
+        d["_result"] = None
+        if kept.fence is None:
+            d["fence"] = None
+        else:
+            # The parser's fence is one of the fences it was given: the same one, moved.
+            index = next((i for i, f in enumerate(kept_fences) if f is kept.fence), None)
+            d["fence"] = fences[index] if index is not None else self._moved().fence
+
+    def _moved(self) -> BlockResult[T]:
+        result: BlockResult[T] | None = self.__dict__["_result"]
+        if result is None:
+            result = self.__dict__["_compute"]()
+            self.__dict__["_result"] = result
+            self.__dict__["_compute"] = None
+        return result
+
+    @property
+    def items(self) -> tuple[T, ...]:
+        return self._moved().items
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        # A uniform shift of the same blocks changes where findings are, never whether there are.
+        return () if not self.__dict__["_kept"].findings else self._moved().findings
+
+    @property
+    def root(self) -> JsonNode | None:
+        return self._moved().root
+
+    @property
+    def value_tree(self) -> JsonNode | None:
+        return self.__dict__["_kept"].value_tree  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BlockResult):
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    def __hash__(self) -> int:
+        return hash(_fields(self))
+
+    def __repr__(self) -> str:
+        return f"MovedResult({self._moved()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_plain, _fields(self))
+
+
+def _fields(r: BlockResult[Any]) -> tuple[Any, ...]:
+    return (r.kind, r.items, r.findings, r.fence, r.root, r.present)
+
+
+def _plain(*fields: Any) -> BlockResult[Any]:
+    return BlockResult(*fields)
 
 
 def blocks_of_document(doc: Document) -> DocumentBlocks | None:

@@ -59,6 +59,13 @@ class BlockResult(Generic[T]):
     root: JsonNode | None = None
     present: bool = False
 
+    @property
+    def value_tree(self) -> JsonNode | None:
+        """The block's JSON tree for reading values only (keys, strings, shape): its spans may
+        be those of an earlier place of the same block (``blocks.MovedResult``); ``root`` has
+        the spans of this one."""
+        return self.root
+
 
 @dataclass(frozen=True)
 class BlockKindInfo:

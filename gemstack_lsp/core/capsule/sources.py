@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gemstack_lsp.core.capsule.canonical import compact_json, parse_json
-from gemstack_lsp.core.hashing import BomError, hash_bytes, sha256_hex
+from gemstack_lsp.core.hashing import BomError, hash_bytes, hash_text, sha256_hex
 from gemstack_lsp.core.jscompat import utf16_key
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
 from gemstack_lsp.core.repo import STATE_PATH, GemstackRepo
@@ -76,6 +76,11 @@ def hash_source(repo: GemstackRepo, path: str) -> str | None:
     if not doc.content.ok or doc.data is None:
         raise SourceError(path, f"Source file {path} cannot be read: {doc.content.detail or status.value}")
     try:
+        if doc.text is not None and not doc.has_bom and not doc.content.from_buffer:
+            # A file decoded without a BOM holds exactly the text ``hash_bytes`` would decode
+            # (``decode_utf8`` replaces invalid sequences as it does): hashing that text, kept
+            # per text, spares decoding every unchanged source again on each keystroke.
+            return hash_text(doc.text)
         return hash_bytes(doc.data)
     except BomError as exc:
         raise SourceError(path, str(exc)) from exc

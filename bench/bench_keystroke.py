@@ -5,8 +5,9 @@ medians (the machine is shared; one run proves nothing):
 
 - ``host``: in-process, no LSP. The analysis host over a copy of ``examples/demo`` types into
   the spec as a buffer (inside the ``gemstack-contracts`` block's JSON string, or at the end
-  of a prose line) and takes the findings, with the server's unit hook (the workspace-symbol
-  index) installed; per keystroke: wall time and the units recomputed.
+  of a prose line) and takes the findings, with the server's unit hook installed (the
+  workspace indexes, which skip a feature with an open buffer, as in the server); per
+  keystroke: wall time and the units recomputed.
 - ``lsp``: ``gemstack-lsp serve`` over the same copy, driven by the raw client
   (``bench/lspclient.py``): didChange -> publishDiagnostics latency (median, p95) and the
   server's CPU per keystroke (its utime + stime over all keystrokes, divided by their count:
@@ -60,10 +61,12 @@ def host_round(root: Path, where: str, keys: int) -> tuple[float, float]:
 
     text = (root / SPEC).read_text("utf-8")
     at = where_offset(text, where)
-    from gemstack_lsp.ide.symbols import index_unit
+    from gemstack_lsp.server.session import Session
 
     host = AnalysisHost(str(root), DiskReader(root))
-    host.unit_hooks.append(index_unit)  # as the server does (server/session.py)
+    # The server's own unit hook (server/session.py): the workspace indexes follow the
+    # analysis, except for a feature with an open buffer (this spec is one).
+    host.unit_hooks.append(Session._index_hook(host))
     host.snapshot().findings()
     times: list[float] = []
     units: list[int] = []

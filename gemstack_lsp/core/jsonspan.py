@@ -41,15 +41,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
-from gemstack_lsp.core.text import Span
+from gemstack_lsp.core.text import Span, trusted_span
 
 OffsetMap: TypeAlias = int | Callable[[int], int]
 
 #: A path to a node: object keys and array indices from the root.
 JsonPath: TypeAlias = tuple[str | int, ...]
-
-
-_new = object.__new__
 
 
 class _LazySpan:
@@ -72,10 +69,7 @@ class _LazySpan:
                 start, end = d["key"].span.start, d["value"].span.end
             else:
                 raise AttributeError(name)
-            span = _new(Span)
-            sd = span.__dict__
-            sd["start"] = start
-            sd["end"] = end
+            span = trusted_span(start, end)
             d["span"] = span
             return span
 
@@ -734,11 +728,7 @@ def shifted(result: JsonResult, delta: int) -> JsonResult:
 
     def sp(span: Span) -> Span:
         # As ``_parse_valid`` makes them: a moved span of a valid span is valid.
-        moved = new(Span)
-        d = moved.__dict__
-        d["start"] = span.start + delta
-        d["end"] = span.end + delta
-        return moved
+        return trusted_span(span.start + delta, span.end + delta)
 
     def leaf(node: JsonNode) -> JsonNode:
         # A copy of the leaf (whatever its kind) with its span moved.

@@ -26,7 +26,7 @@ class Position:
     character: int
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, init=False, slots=True)
 class Span:
     """A half-open range ``[start, end)`` of code-point offsets into one document's text."""
 
@@ -34,18 +34,32 @@ class Span:
     end: int
 
     def __init__(self, start: int, end: int) -> None:
-        # The most numerous object of an analysis: its fields are set straight into the
-        # instance's dictionary, as the frozen dataclass's own ``__init__`` sets them (through
-        # ``object.__setattr__``, at twice the cost), once they are known to be valid.
+        # The most numerous object of an analysis, and the one the workspace indexes keep by
+        # the hundred thousand: two slots, no dictionary (56 bytes instead of 160). Its fields
+        # are set through their slots' own setters, as cheap as filling a dictionary and half
+        # the cost of the frozen dataclass's ``object.__setattr__``, once they are valid.
         if start < 0 or end < start:
             raise ValueError(f"invalid span {start}..{end}")
-        d = self.__dict__
-        d["start"] = start
-        d["end"] = end
+        _set_start(self, start)
+        _set_end(self, end)
 
     def contains(self, offset: int) -> bool:
         """True when ``offset`` lies inside the span (the end counts, as a cursor there touches it)."""
         return self.start <= offset <= self.end
+
+
+_set_start = Span.start.__set__  # type: ignore[attr-defined]
+_set_end = Span.end.__set__  # type: ignore[attr-defined]
+_new_span = object.__new__
+
+
+def trusted_span(start: int, end: int) -> Span:
+    """``Span(start, end)`` for offsets known to be valid (``0 <= start <= end``), made without
+    checking them: for the parsers that make spans by the thousand."""
+    span = _new_span(Span)
+    _set_start(span, start)
+    _set_end(span, end)
+    return span
 
 
 #: A UTF-16 surrogate code point. Python keeps a JSON ``"\\ud800"`` escape as a lone one in a

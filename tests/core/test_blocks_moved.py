@@ -80,6 +80,29 @@ def test_typing_above_the_blocks_moves_them_without_parsing_them_again() -> None
     assert _fields(matrix) == _fields(blocks_of(PATH, typed).test_matrix)
 
 
+def test_a_result_kept_over_edits_that_did_not_touch_it_still_moves_without_parsing() -> None:
+    """Typing below a block keeps its result as it was (with the fence of the scan it was parsed
+    from); typing above it afterwards moves that result, still unparsed (issue 22: the fence was
+    looked for by identity among the new scan's fences, and each such keystroke parsed the
+    009 test matrix again)."""
+    text = SPEC.read_text("utf-8")
+    contracts = text.index("```gemstack-contracts")
+    below = text.index("\n", text.index("```gemstack-test-matrix")) + 1
+    below = text.index("```", below) + 4  # after the matrix's closing fence
+    memo = Memo()
+    with memo.active():
+        blocks_of(PATH, text)
+        after_matrix = text[:below] + "x" + text[below:]  # below every block: all kept
+        kept = blocks_of(PATH, after_matrix)
+        assert not isinstance(kept.test_matrix, MovedResult)
+        for n in range(1, 4):  # then typing inside the contracts block, above the matrix
+            typed = after_matrix[: contracts + 30] + "y" * n + after_matrix[contracts + 30 :]
+            matrix = blocks_of(PATH, typed).test_matrix
+            assert isinstance(matrix, MovedResult)
+            assert matrix.__dict__["_result"] is None, n  # not parsed: no position was asked for
+    assert _fields(matrix) == _fields(blocks_of(PATH, typed).test_matrix)
+
+
 def test_a_moved_result_with_findings_moves_them() -> None:
     text = SPEC.read_text("utf-8")
     start = text.index("```gemstack-test-matrix")

@@ -255,8 +255,10 @@ class MovedResult(BlockResult[T]):
         if kept.fence is None:
             d["fence"] = None
         else:
-            # The parser's fence is one of the fences it was given: the same one, moved.
-            index = next((i for i, f in enumerate(kept_fences) if f is kept.fence), None)
+            # The parser's fence is one of the fences it was given: the same one, moved. Equal,
+            # not necessarily the same object: a result kept as it was across edits that did not
+            # touch its blocks holds the fence of the scan it was parsed from.
+            index = next((i for i, f in enumerate(kept_fences) if f is kept.fence or f == kept.fence), None)
             d["fence"] = fences[index] if index is not None else self._moved().fence
 
     def _moved(self) -> BlockResult[T]:

@@ -3,7 +3,8 @@
 ``python bench/profiled_serve.py OUT`` serves on stdin/stdout as ``gemstack-lsp serve`` does;
 the main thread and every thread started later (the analysis and request workers) are
 profiled, each by its own ``cProfile.Profile``. At exit the profiles are merged into ``OUT``
-(pstats format) and each thread's profiled seconds are written to ``OUT.threads`` (JSON).
+(pstats format), each thread's own (threads of one name merged) into ``OUT.<thread name>``,
+and each thread's profiled seconds are written to ``OUT.threads`` (JSON).
 """
 
 from __future__ import annotations
@@ -50,6 +51,15 @@ def _dump(out: str) -> None:
     for _, profile in profiles[1:]:
         merged.add(profile)
     merged.dump_stats(out)
+    by_thread: dict[str, pstats.Stats] = {}
+    for name, profile in profiles:
+        key = name.rstrip("0123456789_").rstrip("-_") or name
+        if key in by_thread:
+            by_thread[key].add(profile)
+        else:
+            by_thread[key] = pstats.Stats(profile)
+    for key, stats in by_thread.items():
+        stats.dump_stats(f"{out}.{key}")
     with open(out + ".threads", "w") as f:
         json.dump(seconds, f)
 

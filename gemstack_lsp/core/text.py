@@ -48,8 +48,9 @@ class Span:
         return self.start <= offset <= self.end
 
 
-_set_start = Span.start.__set__  # type: ignore[attr-defined]
-_set_end = Span.end.__set__  # type: ignore[attr-defined]
+#: The slots' own setters (a frozen dataclass refuses ``setattr``; these bypass it, once).
+_set_start = Span.__dict__["start"].__set__
+_set_end = Span.__dict__["end"].__set__
 _new_span = object.__new__
 
 

@@ -324,6 +324,21 @@ class AnalysisHost:
                     paths.add(notice)
             return sorted(paths)
 
+    def groups(self) -> dict[str, tuple[Finding, ...]]:
+        """Every file's findings from the units stored now (``group`` of each path with
+        findings, in path order, the empty ones left out), under one hold of the lock: a
+        keystroke at 2,000 features takes 2,000 kept groups, not 2,000 locks."""
+        with self._lock:
+            kept = self._groups
+            out: dict[str, tuple[Finding, ...]] = {}
+            for path in self.paths_with_findings():
+                found = kept.get(path)
+                if found is None:
+                    found = self.group(path)
+                if found:
+                    out[path] = found
+            return out
+
     def retain_memo(self) -> None:
         """Forget parses of texts the store no longer holds."""
         self.memo.retain(self.files.live_texts())

@@ -76,8 +76,7 @@ class Snapshot:
             if self._groups is None:
                 self._host.analyze(self)
                 if self.current:
-                    groups = {p: self._host.group(p) for p in self._host.paths_with_findings()}
-                    self._groups = MappingProxyType({p: g for p, g in groups.items() if g})
+                    self._groups = MappingProxyType(self._host.groups())
                 else:
                     # Inputs moved on while this revision was analysed: what the host holds
                     # now is a later revision's; compute this one's from its own units.

@@ -193,6 +193,8 @@ def test_lines_split_fast_path_and_regex_path_agree(text: str) -> None:
     import re
 
     from gemstack_lsp.core.markdown import _lines
+    from gemstack_lsp.core.memo import Memo
+    from gemstack_lsp.core.text import SourceText
 
     expected: list[tuple[int, int]] = []
     i = 0
@@ -203,6 +205,11 @@ def test_lines_split_fast_path_and_regex_path_agree(text: str) -> None:
         expected.append((i, len(text)))
     lines = _lines(text)
     assert tuple(lines) == tuple(expected)
+    # With a memo active the scan's lines and ``SourceText``'s positions share one line table.
+    with Memo().active():
+        source = SourceText(text)
+        assert tuple(_lines(text)) == tuple(expected)
+        assert [source.line_start(n) for n in range(source.line_count)][: len(expected)] == [s for s, _ in expected]
     assert len(lines) == len(expected) and lines[-1] == expected[-1]
     # The shared table's view: every line's text as the document slices it.
     assert [lines.texts[k] for k in range(len(lines))] == [text[a:b] for a, b in expected]

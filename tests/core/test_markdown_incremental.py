@@ -128,26 +128,3 @@ def test_reference_blocks_bodies_are_their_lines_joined(text: str) -> None:
             body_lines = range(block.open_line + 1, block.close_line)
             assert block.body == "\n".join(text[lines[j][0] : lines[j][1]] for j in body_lines)
             assert block.line_starts == tuple(lines[j][0] for j in body_lines)
-
-
-@given(st.lists(st.sampled_from(["a", "\n", "\r", "\r\n", "é", "```", "\n\n"]), max_size=14).map("".join))
-def test_the_scanners_lines_come_from_the_shared_line_index(text: str) -> None:
-    """``_lines`` (built from the line index ``SourceText`` shares) is every line's (start, end)
-    without its break, a final line break opening no new line, with or without a memo."""
-    import re
-
-    from gemstack_lsp.core.markdown import _lines
-    from gemstack_lsp.core.text import SourceText
-
-    expected: list[tuple[int, int]] = []
-    i = 0
-    for m in re.finditer(r"\r\n|\r|\n", text):
-        expected.append((i, m.start()))
-        i = m.end()
-    if i < len(text) or not expected:
-        expected.append((i, len(text)))
-    assert tuple(_lines(text)) == tuple(expected)
-    with Memo().active():
-        source = SourceText(text)
-        assert tuple(_lines(text)) == tuple(expected)
-        assert [source.line_start(n) for n in range(source.line_count)][: len(expected)] == [s for s, _ in expected]

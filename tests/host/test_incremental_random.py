@@ -12,7 +12,6 @@ of ``analyze`` over the same texts from scratch. The sequences are seeded: a fai
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,9 +21,7 @@ from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.rules import analyze
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.host import AnalysisHost
-from gemstack_lsp.host import files as files_module
 
-FIXTURE = Path(__file__).resolve().parents[2] / "examples" / "demo"
 FEATURE = "specs/009-context-capsule"
 FILES = (
     f"{FEATURE}/spec.md",
@@ -61,12 +58,8 @@ SNIPPETS = (
 
 
 @pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    # Files a test has just written are too recent for the store to keep; treat them as settled.
-    monkeypatch.setattr(files_module, "_RACY_NS", -(10**18))
-    copy = tmp_path / "repo"
-    shutil.copytree(FIXTURE, copy)
-    return copy
+def root(demo_copy: Path) -> Path:
+    return demo_copy
 
 
 def _fresh(root: Path, buffers: dict[str, str]) -> list[object]:

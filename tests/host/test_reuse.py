@@ -6,7 +6,6 @@ functions ran."""
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,22 +18,16 @@ from gemstack_lsp.core.repo import GemstackRepo
 from gemstack_lsp.core.rules import analyze
 from gemstack_lsp.fs import DiskReader
 from gemstack_lsp.host import AnalysisHost
-from gemstack_lsp.host import files as files_module
 
 #: The demo repository: its 009 feature has a context capsule (the test fixture's has none).
-FIXTURE = Path(__file__).resolve().parents[2] / "examples" / "demo"
 SPEC = "specs/009-context-capsule/spec.md"
 CAPSULE = "specs/009-context-capsule/context-capsule.json"
 ANCHOR = '"description": "Upgrade D implementation must introduce zero'
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    # Files a test has just written are too recent for the store to keep; treat them as settled.
-    monkeypatch.setattr(files_module, "_RACY_NS", -(10**18))
-    root = tmp_path / "repo"
-    shutil.copytree(FIXTURE, root)
-    return root
+def repo(demo_copy: Path) -> Path:
+    return demo_copy
 
 
 @pytest.fixture

@@ -193,6 +193,13 @@ class AnalysisHost:
                 return None
             return self._units.get(key)
 
+    def stale(self, keys: Iterable[str]) -> list[str]:
+        """The units of ``keys`` (in order) that ``fresh`` has no result for, under one hold of
+        the lock: at 2,000 features each keystroke asks this of every unit."""
+        with self._lock:
+            stale, units = self._stale, self._units
+            return [k for k in keys if k in stale or k not in units]
+
     def compute_unit(self, snap: Snapshot, key: str) -> StoredUnit:
         """Run one unit against a snapshot (outside the host's lock) and keep its result when
         it is still current."""

@@ -62,7 +62,7 @@ class Snapshot:
 
     def pending(self, keys: Iterable[str] | None = None) -> list[str]:
         """The units (of ``keys``, else all) whose stored result is stale or missing."""
-        return [k for k in (self.units() if keys is None else keys) if self._host.fresh(k) is None]
+        return self._host.stale(self.units() if keys is None else keys)
 
     def compute(self, keys: Iterable[str]) -> None:
         """Bring these units up to date (the stale ones run; the others are reused)."""

@@ -16,31 +16,29 @@ from gemstack_lsp.core.tasks import TaskRef
 from gemstack_lsp.core.text import Span
 
 
-@dataclass(frozen=True)
-class Plain:
-    a: int
-    b: str = "x"
-    c: tuple[int, ...] = ()
-    d: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
-    e: int = field(default=3, init=False)
-    g: list[int] = field(default_factory=list, init=False, compare=False)
+def _example(name: str, decorate: Any) -> Any:
+    """The same frozen dataclass each time (a factory, a default, defaults not in ``__init__``,
+    a ``__post_init__``), passed through ``decorate`` and named ``name`` (the module-level
+    name it is bound to, so that pickle finds it)."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "b", self.b.upper())
+    @dataclass(frozen=True)
+    class Example:
+        a: int
+        b: str = "x"
+        c: tuple[int, ...] = ()
+        d: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+        e: int = field(default=3, init=False)
+        g: list[int] = field(default_factory=list, init=False, compare=False)
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "b", self.b.upper())
+
+    Example.__name__ = Example.__qualname__ = name
+    return decorate(Example)
 
 
-@direct_init
-@dataclass(frozen=True)
-class Direct:
-    a: int
-    b: str = "x"
-    c: tuple[int, ...] = ()
-    d: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
-    e: int = field(default=3, init=False)
-    g: list[int] = field(default_factory=list, init=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "b", self.b.upper())
+Plain = _example("Plain", lambda cls: cls)
+Direct = _example("Direct", direct_init)
 
 
 CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [

@@ -200,7 +200,14 @@ class FileStore:
         with self._lock:
             self._changed_at.setdefault(rel, 0)
             self._seen[rel] = key if key is not None and key[0] != -1 else self._raw_key(rel)
-            if key is not None and (doc.content.ok or doc.content.status is ReadStatus.MISSING):
+            if hit is not None and hit[1].content == doc.content:
+                # Read again because the metadata could not vouch for it (written in the last
+                # moments, or behind a link), but it holds what it held: the same document, so
+                # what was derived from it is reused.
+                doc = hit[1]
+            if doc.content.ok or doc.content.status is ReadStatus.MISSING:
+                # Kept without a key when the metadata cannot vouch for it: never answered
+                # without a read, only compared with the next one.
                 self._recent[rel] = (key, doc)
                 self._recent.move_to_end(rel)
                 while len(self._recent) > self._recent_max:

@@ -83,6 +83,27 @@ def test_recently_written_files_are_not_cached(tmp_path: Path) -> None:
     assert cached.read("specs/x.md").data == b"bbbb"
 
 
+def test_a_file_read_again_unchanged_is_the_same_document(tmp_path: Path) -> None:
+    # Written moments ago, so its metadata cannot vouch for it: every read looks at the disk,
+    # but an unchanged content is the document already held (what was derived from it stays).
+    (tmp_path / "specs").mkdir()
+    path = tmp_path / "specs" / "x.md"
+    path.write_text("aaaa", "utf-8")
+    store = FileStore(DiskReader(str(tmp_path)), str(tmp_path))
+    first = store.disk_document("specs/x.md")
+    reads = store.disk_reads
+    assert store.disk_document("specs/x.md") is first
+    assert store.disk_reads == reads + 1  # read again, not answered from memory
+    path.write_text("bbbb", "utf-8")
+    changed = store.disk_document("specs/x.md")
+    assert changed is not first and changed.text == "bbbb"
+    assert store.disk_document("specs/x.md") is changed
+    # A refusal is never served from what was held before it.
+    path.unlink()
+    path.symlink_to(tmp_path / "elsewhere")
+    assert store.disk_document("specs/x.md").content.status is not ReadStatus.OK
+
+
 def test_forget_drops_a_cached_file(tmp_path: Path, settled: None) -> None:
     (tmp_path / "specs").mkdir()
     path = tmp_path / "specs" / "x.md"

@@ -55,27 +55,42 @@ class _LazySpan:
     built with its span (the other parses, ``shifted``, a constructor call) has it from the
     start. Either way ``node.span`` is the same ``Span``, equality, hashing, ``repr`` and
     pickling see it, and the dataclass's fields are unchanged.
+
+    Nodes are slotted (no instance dictionary): a feature's blocks make some thousand of them,
+    and a dictionary each was a third of their objects, of the time to make them and of the
+    time to free them.
     """
+
+    __slots__ = ("_e", "_s")
 
     if not TYPE_CHECKING:  # a ``__getattr__`` would let the type checker accept any attribute
 
         def __getattr__(self, name: str) -> Any:
+            # Called only for an attribute no slot holds yet: ``span`` before it is made.
             if name != "span":
                 raise AttributeError(name)
-            d = self.__dict__
-            if "_s" in d:
-                start, end = d["_s"], d["_e"]
-            elif "key" in d:  # a member: from its key's start to its value's end
-                start, end = d["key"].span.start, d["value"].span.end
-            else:
-                raise AttributeError(name)
+            try:
+                start, end = self._s, self._e
+            except AttributeError:
+                if not isinstance(self, JsonMember):
+                    raise AttributeError(name) from None
+                start, end = self.key.span.start, self.value.span.end  # from its key to its value
             span = trusted_span(start, end)
-            d["span"] = span
+            _set(self, "span", span)
             return span
 
 
-@direct_init
-@dataclass(frozen=True)
+class _IndexedSpan(_LazySpan):
+    """An object node: ``_index`` (key -> last value) kept beside its fields once built."""
+
+    __slots__ = ("_index",)
+    _index: dict[str, JsonNode]
+
+
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True)
 class JsonString(_LazySpan):
     value: str
     span: Span
@@ -84,8 +99,7 @@ class JsonString(_LazySpan):
         return self.value
 
 
-@direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class JsonNumber(_LazySpan):
     value: int | float
     raw: str
@@ -95,8 +109,7 @@ class JsonNumber(_LazySpan):
         return self.value
 
 
-@direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class JsonBool(_LazySpan):
     value: bool
     span: Span
@@ -105,8 +118,7 @@ class JsonBool(_LazySpan):
         return self.value
 
 
-@direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class JsonNull(_LazySpan):
     span: Span
 
@@ -118,8 +130,7 @@ class JsonNull(_LazySpan):
         return None
 
 
-@direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class JsonMember(_LazySpan):
     """One ``"key": value`` pair; its span runs from the key to the end of the value."""
 
@@ -128,9 +139,8 @@ class JsonMember(_LazySpan):
     span: Span
 
 
-@direct_init
-@dataclass(frozen=True)
-class JsonObject(_LazySpan):
+@dataclass(frozen=True, slots=True)
+class JsonObject(_IndexedSpan):
     """An object. ``complete`` is False in a partial tree; ``pending_key`` is a key still waiting
     for its value there."""
 
@@ -149,9 +159,11 @@ class JsonObject(_LazySpan):
         The rules ask an object for most of its keys in turn: the first call indexes the
         members by key (kept beside the fields, in the instance's dictionary; the members never
         change), and every call is then one lookup."""
-        index: dict[str, JsonNode] | None = self.__dict__.get("_index")
-        if index is None:
-            index = self.__dict__["_index"] = {m.key.value: m.value for m in self.members}
+        try:
+            index: dict[str, JsonNode] = self._index
+        except AttributeError:
+            index = {m.key.value: m.value for m in self.members}
+            _set(self, "_index", index)
         return index.get(key)
 
     def member(self, key: str) -> JsonMember | None:
@@ -165,14 +177,13 @@ class JsonObject(_LazySpan):
     def keys(self) -> list[str]:
         """The distinct keys, in first-appearance order (the index's order: a repeated key
         keeps the place it first had)."""
-        index: dict[str, JsonNode] | None = self.__dict__.get("_index")
-        if index is None:
+        try:
+            return list(self._index)
+        except AttributeError:
             return list(dict.fromkeys(m.key.value for m in self.members))
-        return list(index)
 
 
-@direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class JsonArray(_LazySpan):
     items: tuple[JsonNode, ...]
     span: Span
@@ -577,19 +588,38 @@ def _valid(text: str) -> bool:
 _loads = __import__("json").loads
 
 
+#: The slots' own setters, for the parse that makes nodes by the thousand (``_parse_valid``).
+_SET_START = _LazySpan.__dict__["_s"].__set__
+_SET_END = _LazySpan.__dict__["_e"].__set__
+_SET_STRING = JsonString.__dict__["value"].__set__
+_SET_NUMBER = JsonNumber.__dict__["value"].__set__
+_SET_RAW = JsonNumber.__dict__["raw"].__set__
+_SET_BOOL = JsonBool.__dict__["value"].__set__
+_SET_KEY = JsonMember.__dict__["key"].__set__
+_SET_MEMBER_VALUE = JsonMember.__dict__["value"].__set__
+_SET_MEMBERS = JsonObject.__dict__["members"].__set__
+_SET_OBJECT_COMPLETE = JsonObject.__dict__["complete"].__set__
+_SET_PENDING = JsonObject.__dict__["pending_key"].__set__
+_SET_INDEX = _IndexedSpan.__dict__["_index"].__set__
+_SET_ITEMS = JsonArray.__dict__["items"].__set__
+_SET_ARRAY_COMPLETE = JsonArray.__dict__["complete"].__set__
+
+
 def _parse_valid(text: str, base: int) -> JsonResult:
     """The tree ``_Parser(text, base).run()`` gives, for a ``text`` that ``_valid`` accepted:
     one pass with no error paths, containers kept on an explicit stack.
 
-    Every node is made by filling a new instance's ``__dict__`` (the fields the frozen
-    dataclass's ``__init__`` would set, at twice the cost); its values are valid by
-    construction. Its span is not made: the node keeps its start and end (``_s``, ``_e``) and
-    makes the ``Span`` the first time it is read (``_LazySpan``). A clean analysis reads the
-    span of few nodes (a finding's, an item's), and spans were a third of the objects."""
+    Every node is made by setting a new instance's slots through their own setters (the fields
+    the frozen dataclass's ``__init__`` would set through ``object.__setattr__``, at twice the
+    cost); its values are valid by construction. Its span is not made: the node keeps its
+    start and end (``_s``, ``_e``) and makes the ``Span`` the first time it is read
+    (``_LazySpan``). A clean analysis reads the span of few nodes (a finding's, an item's),
+    and spans were a third of the objects."""
     ws = _WS.match
     scan = _scanstring
     number = _NUMBER.match
     new = object.__new__
+    set_s, set_e = _SET_START, _SET_END
     duplicates: list[JsonMember] = []
     # Open containers: [start, is_object, children, index (key -> last value), key waiting
     # for its value]. The index is the one ``JsonObject.get`` would build on its first call.
@@ -602,27 +632,24 @@ def _parse_valid(text: str, base: int) -> JsonResult:
         if c == '"':
             value, end = scan(text, i + 1, True)
             node = new(JsonString)
-            d = node.__dict__
-            d["value"] = value
-            d["_s"] = base + i
-            d["_e"] = base + end
+            _SET_STRING(node, value)
+            set_s(node, base + i)
+            set_e(node, base + end)
             i = end
         elif c == "{" or c == "[":
             j = ws(text, i + 1).end()  # type: ignore[union-attr]
             if text[j] == "}" or text[j] == "]":
                 if c == "{":
                     node = new(JsonObject)
-                    d = node.__dict__
-                    d["members"] = ()
-                    d["complete"] = True
-                    d["pending_key"] = None
+                    _SET_MEMBERS(node, ())
+                    _SET_OBJECT_COMPLETE(node, True)
+                    _SET_PENDING(node, None)
                 else:
                     node = new(JsonArray)
-                    d = node.__dict__
-                    d["items"] = ()
-                    d["complete"] = True
-                d["_s"] = base + i
-                d["_e"] = base + j + 1
+                    _SET_ITEMS(node, ())
+                    _SET_ARRAY_COMPLETE(node, True)
+                set_s(node, base + i)
+                set_e(node, base + j + 1)
                 i = j + 1
             else:
                 if c == "[":
@@ -631,10 +658,9 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                     continue
                 value, end = scan(text, j + 1, True)
                 key = new(JsonString)
-                d = key.__dict__
-                d["value"] = value
-                d["_s"] = base + j
-                d["_e"] = base + end
+                _SET_STRING(key, value)
+                set_s(key, base + j)
+                set_e(key, base + end)
                 stack.append([i, True, [], {}, key])
                 i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
                 if text[i] in " \t\n\r":
@@ -642,16 +668,14 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 continue
         elif c == "t" or c == "f":
             node = new(JsonBool)
-            d = node.__dict__
-            d["value"] = c == "t"
-            d["_s"] = base + i
+            _SET_BOOL(node, c == "t")
+            set_s(node, base + i)
             i += 4 if c == "t" else 5
-            d["_e"] = base + i
+            set_e(node, base + i)
         elif c == "n":
             node = new(JsonNull)
-            d = node.__dict__
-            d["_s"] = base + i
-            d["_e"] = base + i + 4
+            set_s(node, base + i)
+            set_e(node, base + i + 4)
             i += 4
         else:
             m = number(text, i)
@@ -659,12 +683,11 @@ def _parse_valid(text: str, base: int) -> JsonResult:
             raw = m.group(0)
             exact = not (m.group(1) or m.group(2)) and len(raw) <= _MAX_EXACT_INT_DIGITS
             node = new(JsonNumber)
-            d = node.__dict__
-            d["value"] = int(raw) if exact else float(raw)
-            d["raw"] = raw
-            d["_s"] = base + i
+            _SET_NUMBER(node, int(raw) if exact else float(raw))
+            _SET_RAW(node, raw)
+            set_s(node, base + i)
             i = m.end()
-            d["_e"] = base + i
+            set_e(node, base + i)
         # A value is complete: it joins its container; closed containers complete in turn.
         while True:
             if not stack:
@@ -673,14 +696,13 @@ def _parse_valid(text: str, base: int) -> JsonResult:
             if frame[1]:
                 key = frame[4]
                 member = new(JsonMember)
-                d = member.__dict__
-                d["key"] = key
-                d["value"] = node
-                kd = key.__dict__
+                _SET_KEY(member, key)
+                _SET_MEMBER_VALUE(member, node)
                 index = frame[3]
-                if kd["value"] in index:
+                name = key.value
+                if name in index:
                     duplicates.append(member)
-                index[kd["value"]] = node
+                index[name] = node
                 frame[2].append(member)
             else:
                 frame[2].append(node)
@@ -691,10 +713,9 @@ def _parse_valid(text: str, base: int) -> JsonResult:
                 if frame[1]:
                     value, end = scan(text, i + 1, True)
                     key = new(JsonString)
-                    d = key.__dict__
-                    d["value"] = value
-                    d["_s"] = base + i
-                    d["_e"] = base + end
+                    _SET_STRING(key, value)
+                    set_s(key, base + i)
+                    set_e(key, base + end)
                     frame[4] = key
                     i = end + 1 if text[end] == ":" else ws(text, end).end() + 1  # type: ignore[union-attr]
                     if text[i] in " \t\n\r":
@@ -703,19 +724,17 @@ def _parse_valid(text: str, base: int) -> JsonResult:
             stack.pop()
             if frame[1]:
                 node = new(JsonObject)
-                d = node.__dict__
-                d["members"] = tuple(frame[2])
-                d["complete"] = True
-                d["pending_key"] = None
-                d["_index"] = frame[3]
+                _SET_MEMBERS(node, tuple(frame[2]))
+                _SET_OBJECT_COMPLETE(node, True)
+                _SET_PENDING(node, None)
+                _SET_INDEX(node, frame[3])
             else:
                 node = new(JsonArray)
-                d = node.__dict__
-                d["items"] = tuple(frame[2])
-                d["complete"] = True
-            d["_s"] = base + frame[0]
+                _SET_ITEMS(node, tuple(frame[2]))
+                _SET_ARRAY_COMPLETE(node, True)
+            set_s(node, base + frame[0])
             i += 1
-            d["_e"] = base + i
+            set_e(node, base + i)
 
 
 def shifted(result: JsonResult, delta: int) -> JsonResult:
@@ -724,7 +743,6 @@ def shifted(result: JsonResult, delta: int) -> JsonResult:
     Rebuilding the nodes costs about half of a parse. Iterative: nesting depth is unbounded."""
     if delta == 0:
         return result
-    new = object.__new__
 
     def sp(span: Span) -> Span:
         # As ``_parse_valid`` makes them: a moved span of a valid span is valid.
@@ -732,17 +750,16 @@ def shifted(result: JsonResult, delta: int) -> JsonResult:
 
     def leaf(node: JsonNode) -> JsonNode:
         # A copy of the leaf (whatever its kind) with its span moved.
-        moved = new(type(node))
-        moved.__dict__.update(node.__dict__)
-        moved.__dict__["span"] = sp(node.span)
-        return moved
+        if isinstance(node, JsonString):
+            return key(node)
+        if isinstance(node, JsonNumber):
+            return JsonNumber(node.value, node.raw, sp(node.span))
+        if isinstance(node, JsonBool):
+            return JsonBool(node.value, sp(node.span))
+        return JsonNull(sp(node.span))
 
     def key(node: JsonString) -> JsonString:
-        moved = new(JsonString)
-        d = moved.__dict__
-        d["value"] = node.value
-        d["span"] = sp(node.span)
-        return moved
+        return JsonString(node.value, sp(node.span))
 
     members: dict[int, JsonMember] = {}
     done: dict[int, JsonNode] = {}

@@ -93,5 +93,6 @@ def test_the_hot_classes_use_it() -> None:
     assert TaskRef("a", Span(0, 1)) == TaskRef("a", Span(0, 1))
     root = parse_json('{"a": [1, true, null, "x"]}').value
     assert isinstance(root, JsonObject) and root.to_python() == {"a": [1, True, None, "x"]}
-    for cls in (JsonObject, TaskRef):
-        assert "_dict_" in cls.__init__.__code__.co_varnames  # the generated ``__init__``
+    assert "_dict_" in TaskRef.__init__.__code__.co_varnames  # the generated ``__init__``
+    # JSON nodes are slotted instead (no instance dictionary at all): ``direct_init`` leaves them.
+    assert not hasattr(root, "__dict__") and "_dict_" not in JsonObject.__init__.__code__.co_varnames

@@ -520,7 +520,8 @@ def _format_findings(path: str, text: str) -> tuple[Finding, ...]:
     out: list[Finding] = []
     src = SourceText(text)
     tasks = parse_tasks(text).tasks
-    items = checklist_items(text) if ("[" in text) else []
+    # The boxes are the tasks' when the reference reads any; the checklist is read only otherwise.
+    items = checklist_items(text) if not tasks and "[" in text else []
     if not tasks and items:
         first = items[0]
         out.append(

@@ -9,8 +9,8 @@ Positions are 0-based UTF-16 in JSON (LSP's convention), 1-based UTF-16 in SARIF
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,41 @@ _SEVERITIES = (Severity.BLOCKER, Severity.WARNING, Severity.INFO, Severity.HINT)
 _SARIF_LEVEL = {Severity.BLOCKER: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
 
 
+#: Where a span lies in its file: its start and end in UTF-16 code units (JSON, SARIF), then in
+#: characters (the text formats).
+Placed = tuple[Position, Position, Position, Position]
+#: A span of a file, as findings and their related locations name it (``None``: the whole file).
+PlaceKey = tuple[str, Span | None]
+
+
+def span_range(
+    repo: GemstackRepo, path: str, span: Span | None, encoding: Encoding = "utf-16"
+) -> tuple[Position, Position]:
+    """The start and end of ``span`` in the file at ``path``, in ``encoding``'s units: a
+    whole-file span (``None``) covers the file's first line, and a file that cannot be read
+    puts everything at its start."""
+    source = repo.document(path).source
+    if source is None:
+        return Position(0, 0), Position(0, 0)
+    return source.range(span if span is not None else Span(0, source.line_end(0)), encoding)
+
+
+def place(repo: GemstackRepo, path: str, span: Span | None) -> Placed:
+    """Where ``span`` lies in the file at ``path``, in both units (see ``span_range``)."""
+    return (*span_range(repo, path, span, "utf-16"), *span_range(repo, path, span, "utf-32"))
+
+
+def places_of(repo: GemstackRepo, findings: Iterable[Finding]) -> dict[PlaceKey, Placed]:
+    """Where every span of ``findings`` (their own and their related locations') lies: computed
+    where the analysis holds the files, so that printing them reads no file again."""
+    out: dict[PlaceKey, Placed] = {}
+    for f in findings:
+        for key in ((f.path, f.span), *((r.path, r.span) for r in f.related)):
+            if key not in out:
+                out[key] = place(repo, *key)
+    return out
+
+
 @dataclass(frozen=True)
 class RepoReport:
     """One analysed repository: its root, the snapshot analysis read, and what it found."""
@@ -44,6 +79,20 @@ class RepoReport:
     root: Path
     repo: GemstackRepo
     findings: tuple[Finding, ...]
+    #: Where spans lie, as the analysis computed them (``places_of``; the worker processes of a
+    #: large repository did); a span missing here is placed by reading its file again.
+    places: Mapping[PlaceKey, Placed] = field(default_factory=dict)
+
+    def range(self, path: str, span: Span | None, encoding: Encoding = "utf-16") -> tuple[Position, Position]:
+        """The start and end of ``span`` in the file at ``path``, in ``encoding``'s units."""
+        placed = self.places.get((path, span))
+        if placed is None or encoding not in ("utf-16", "utf-32"):
+            return span_range(self.repo, path, span, encoding)
+        return (placed[0], placed[1]) if encoding == "utf-16" else (placed[2], placed[3])
+
+    def finding_range(self, finding: Finding, encoding: Encoding = "utf-16") -> tuple[Position, Position]:
+        """The 0-based start and end of a finding; a file-wide finding covers its first line."""
+        return self.range(finding.path, finding.span, encoding)
 
 
 @dataclass(frozen=True)
@@ -82,11 +131,7 @@ def summarize(reports: Sequence[RepoReport]) -> Summary:
 
 def finding_range(repo: GemstackRepo, finding: Finding, encoding: Encoding = "utf-16") -> tuple[Position, Position]:
     """The 0-based start and end of a finding; a file-wide finding covers its first line."""
-    source = repo.document(finding.path).source
-    if source is None:
-        return Position(0, 0), Position(0, 0)
-    span = finding.span if finding.span is not None else Span(0, source.line_end(0))
-    return source.range(span, encoding)
+    return span_range(repo, finding.path, finding.span, encoding)
 
 
 def display_path(root: Path, relpath: str, cwd: Path) -> str:
@@ -132,7 +177,7 @@ def render_text(reports: Sequence[RepoReport], cwd: Path, language: Language = "
     lines: list[str] = []
     for r in reports:
         for f in r.findings:
-            start, _ = finding_range(r.repo, f, "utf-32")
+            start, _ = r.finding_range(f, "utf-32")
             where = display_path(r.root, f.path, cwd)
             severity = ui(f"severity.{f.effective_severity.lsp_name}", language)
             # A path or message with a line break or a terminal escape could forge a line of
@@ -161,7 +206,7 @@ def render_json(reports: Sequence[RepoReport], language: Language = "en") -> str
     findings: list[dict[str, Any]] = []
     for r in reports:
         for f in r.findings:
-            start, end = finding_range(r.repo, f)
+            start, end = r.finding_range(f)
             item: dict[str, Any] = {
                 "code": f.code,
                 "severity": f.effective_severity.lsp_name,
@@ -174,7 +219,7 @@ def render_json(reports: Sequence[RepoReport], language: Language = "en") -> str
             if f.subject is not None:
                 item["subject"] = f.subject
             if f.related:
-                item["related"] = [_related_json(r.repo, rel.path, rel.span, rel.message) for rel in f.related]
+                item["related"] = [_related_json(r, rel.path, rel.span, rel.message) for rel in f.related]
             findings.append(item)
     summary = summarize(reports)
     payload = {
@@ -189,12 +234,8 @@ def render_json(reports: Sequence[RepoReport], language: Language = "en") -> str
     return json_text(payload) + "\n"
 
 
-def _related_json(repo: GemstackRepo, path: str, span: Span | None, message: str) -> dict[str, Any]:
-    source = repo.document(path).source
-    if source is None:
-        start = end = Position(0, 0)
-    else:
-        start, end = source.range(span if span is not None else Span(0, source.line_end(0)))
+def _related_json(report: RepoReport, path: str, span: Span | None, message: str) -> dict[str, Any]:
+    start, end = report.range(path, span)
     return {"path": path, "range": _range_json(start, end), "message": message}
 
 
@@ -264,7 +305,7 @@ def render_sarif(reports: Sequence[RepoReport], cwd: Path, language: Language = 
     results: list[dict[str, Any]] = []
     for r in reports:
         for f in r.findings:
-            start, end = finding_range(r.repo, f)
+            start, end = r.finding_range(f)
             result: dict[str, Any] = {
                 "ruleId": f.code,
                 "level": _SARIF_LEVEL[f.effective_severity],
@@ -310,11 +351,7 @@ def render_sarif(reports: Sequence[RepoReport], cwd: Path, language: Language = 
 
 def _sarif_related(report: RepoReport, finding: Finding, cwd: Path) -> Iterable[dict[str, Any]]:
     for i, rel in enumerate(finding.related):
-        source = report.repo.document(rel.path).source
-        if source is None:
-            start = end = Position(0, 0)
-        else:
-            start, end = source.range(rel.span if rel.span is not None else Span(0, source.line_end(0)))
+        start, end = report.range(rel.path, rel.span)
         yield {
             "id": i,
             "physicalLocation": {

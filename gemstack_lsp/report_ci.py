@@ -28,7 +28,7 @@ from gemstack_lsp.commands.output import json_text
 from gemstack_lsp.core.findings import Severity
 from gemstack_lsp.core.i18n import SUPPRESSION_REASON, current_language, localize, localize_finding, ui
 from gemstack_lsp.core.policy import HiddenFinding
-from gemstack_lsp.report import RepoReport, display_path, finding_range
+from gemstack_lsp.report import RepoReport, display_path
 
 __all__ = [
     "GITHUB_COMMAND",
@@ -88,7 +88,7 @@ def render_github(reports: Sequence[RepoReport], cwd: Path) -> str:
     lines: list[str] = []
     for r in reports:
         for f in r.findings:
-            start, end = finding_range(r.repo, f, "utf-32")
+            start, end = r.finding_range(f, "utf-32")
             props = {
                 "file": display_path(r.root, f.path, cwd),
                 "line": str(start.line + 1),
@@ -109,7 +109,7 @@ def render_gitlab(reports: Sequence[RepoReport], cwd: Path) -> str:
     seen: Counter[str] = Counter()
     for r in reports:
         for f in r.findings:
-            start, end = finding_range(r.repo, f, "utf-32")
+            start, end = r.finding_range(f, "utf-32")
             fp = f.fingerprint
             seen[fp] += 1
             if seen[fp] > 1:
@@ -160,7 +160,7 @@ def render_suppressed(hidden: Sequence[tuple[RepoReport, HiddenFinding]], cwd: P
     language = current_language()
     for r, h in hidden:
         f = h.finding
-        start, _ = finding_range(r.repo, f, "utf-32")
+        start, _ = r.finding_range(f, "utf-32")
         where = display_path(r.root, f.path, cwd)
         reason = localize(SUPPRESSION_REASON, h.reason, language)
         line = ui(
@@ -182,7 +182,7 @@ def suppressed_json(hidden: Sequence[tuple[RepoReport, HiddenFinding]]) -> list[
     language = current_language()
     for r, h in hidden:
         f = h.finding
-        start, end = finding_range(r.repo, f)
+        start, end = r.finding_range(f)
         out.append(
             {
                 "code": f.code,
@@ -219,7 +219,10 @@ def with_sarif_suppressions(sarif: str, hidden: Sequence[tuple[RepoReport, Hidde
             groups.append((r, []))
         groups[-1][1].append(h)
     language = current_language()
-    reports = [RepoReport(r.root, r.repo, tuple(localize_finding(h.finding, language) for h in hs)) for r, hs in groups]
+    reports = [
+        RepoReport(r.root, r.repo, tuple(localize_finding(h.finding, language) for h in hs), r.places)
+        for r, hs in groups
+    ]
     extra = json.loads(render_sarif(reports, cwd, language))["runs"][0]["results"]
     decisions = [h for _, hs in groups for h in hs]
     for result, h in zip(extra, decisions, strict=True):

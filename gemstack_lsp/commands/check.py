@@ -255,13 +255,13 @@ def run(args: argparse.Namespace) -> int:
             options = replace(options, policy=merge_select(options.policy, select, ignore))
             host = AnalysisHost(str(root), DiskReader(root), options)
             snapshot = host.snapshot()
-            parallel.analyze(host, snapshot)  # large repositories: feature units on both cores
+            places = parallel.analyze(host, snapshot)  # large repositories: feature units on both cores
             by_path: dict[str, list[Finding]] = {}
             for f in snapshot.findings():
                 if _in_scope(f.path, scopes):
                     by_path.setdefault(f.path, []).append(f)
             shown, gone = _apply_policy(snapshot.repo, by_path, options.policy)
-            report = RepoReport(root, snapshot.repo, tuple(shown))
+            report = RepoReport(root, snapshot.repo, tuple(shown), places)
             reports.append(report)
             hidden.extend((report, h) for h in gone)
 

@@ -23,6 +23,7 @@ from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.rules import UnitResult
 from gemstack_lsp.host import AnalysisHost, Snapshot
 from gemstack_lsp.host.analysis import REPOSITORY_UNIT
+from gemstack_lsp.report import Placed, PlaceKey, places_of
 
 #: Below this many features a repository is analysed in one process.
 PARALLEL_MIN_FEATURES = 64
@@ -32,8 +33,9 @@ PARALLEL_MIN_FEATURES = 64
 #: second at 500 features); a batch costs a millisecond or so to hand over.
 BATCHES_PER_WORKER = 12
 
-#: One unit's result as it travels back from a worker: (unit, result, what it read).
-Computed = tuple[str, UnitResult, frozenset[str]]
+#: One unit's result as it travels back from a worker: (unit, result, what it read, where the
+#: spans of its findings lie).
+Computed = tuple[str, UnitResult, frozenset[str], dict[PlaceKey, Placed]]
 
 _WORKER_HOSTS: dict[str, AnalysisHost] = {}
 
@@ -70,15 +72,22 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def analyze(host: AnalysisHost, snapshot: Snapshot, workers: int | None = None, minimum: int | None = None) -> None:
+def analyze(
+    host: AnalysisHost, snapshot: Snapshot, workers: int | None = None, minimum: int | None = None
+) -> dict[PlaceKey, Placed]:
     """Make every unit of ``snapshot`` current, the feature units on ``workers`` processes
-    (default: one per usable core) when there are at least ``minimum`` of them."""
+    (default: one per usable core) when there are at least ``minimum`` of them.
+
+    Returns where the spans of the workers' findings lie (``report.places_of``, computed in the
+    worker, which holds the files and their line tables): printing them then reads no file
+    again. Empty when the parent analysed everything itself."""
     features = [k for k in host.unit_keys(snapshot) if k != REPOSITORY_UNIT]
     workers = usable_cores() if workers is None else workers
     least = PARALLEL_MIN_FEATURES if minimum is None else minimum
+    places: dict[PlaceKey, Placed] = {}
     if workers < 2 or len(features) < max(least, 2):
         host.analyze(snapshot)
-        return
+        return places
     # The repository unit and the first feature run here first: they import every module a
     # feature unit needs and fill the caches (compiled patterns, the ledger schema's validator,
     # the folder listings, the Git state). Forked workers inherit all of it, and this host as
@@ -97,12 +106,14 @@ def analyze(host: AnalysisHost, snapshot: Snapshot, workers: int | None = None, 
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures = [pool.submit(_run_batch, host.root, host.options, batch) for batch in batches]
             for future in futures:
-                for key, result, deps in future.result():
+                for key, result, deps, placed in future.result():
                     host.adopt(snapshot, key, result, deps)
+                    places.update(placed)
     finally:
         if _WORKER_HOSTS.get(host.root) is host:
             del _WORKER_HOSTS[host.root]
     host.analyze(snapshot)  # anything a worker could not give (none in practice) runs here
+    return places
 
 
 def _run_batch(root: str, options: AnalysisOptions, keys: Sequence[str]) -> list[Computed]:
@@ -116,7 +127,11 @@ def _run_batch(root: str, options: AnalysisOptions, keys: Sequence[str]) -> list
     out: list[Computed] = []
     for n, key in enumerate(keys, 1):
         stored = host.compute_unit(snapshot, key)
-        out.append((key, stored.result, stored.deps))
+        result = stored.result
+        notice = () if result.legacy_notice is None else (result.legacy_notice,)
+        with host.memo.active():  # the line tables the analysis made are reused
+            placed = places_of(snapshot.repo, (*result.findings, *result.cost, *notice))
+        out.append((key, result, stored.deps, placed))
         if n % 16 == 0:
             host.retain_memo()
     host.retain_memo()

@@ -98,11 +98,20 @@ class AnalysisHost:
         self._snapshot: Snapshot | None = None
         self._units: dict[str, StoredUnit] = {}
         self._stale: set[str] = set()
+        #: The unit keys of the last feature list (``unit_keys``): (that list, its keys, as a set).
+        self._keys: tuple[list[Feature], tuple[str, ...], frozenset[str]] | None = None
+        #: Keys every one of which has a stored result (``_all_current``), until one is dropped.
+        self._all_stored: tuple[str, ...] | None = None
         #: Dependency (path or listing key) -> the units that read it.
         self._dependents: dict[str, set[str]] = {}
         #: Path -> unit -> (findings, cost findings) that unit reports on the path.
         self._contrib: dict[str, dict[str, tuple[tuple[Finding, ...], tuple[Finding, ...]]]] = {}
         self._groups: dict[str, tuple[Finding, ...]] = {}
+        #: Every file's findings as ``groups`` last returned them (in path order), and the paths
+        #: whose group was dropped since: the next ``groups`` rebuilds only those. ``None``:
+        #: rebuilt in full (every group was dropped).
+        self._all_groups: dict[str, tuple[Finding, ...]] | None = None
+        self._dropped: set[str] = set()
         #: Unit -> the paths its last two results reported on (what publishing must look at).
         self._touched: dict[str, frozenset[str]] = {}
         self._declaring: set[str] = set()
@@ -182,9 +191,43 @@ class AnalysisHost:
                 self._snapshot = Snapshot(self, self.revision, repo, self.options)
             return self._snapshot
 
-    def unit_keys(self, snap: Snapshot) -> list[str]:
-        """Every unit of a snapshot: the repository unit, then each feature's."""
-        return [REPOSITORY_UNIT, *(f.name for f in snap.repo.features())]
+    def unit_keys(self, snap: Snapshot) -> tuple[str, ...]:
+        """Every unit of a snapshot: the repository unit, then each feature's.
+
+        Made again only when the feature list is another (the store keeps one list while the
+        specs/ listing is unchanged): a keystroke at 2,000 features reuses the same keys."""
+        return self._unit_keys(snap)[0]
+
+    def unit_key_set(self, snap: Snapshot) -> frozenset[str]:
+        """``unit_keys`` as a set."""
+        return self._unit_keys(snap)[1]
+
+    def _unit_keys(self, snap: Snapshot) -> tuple[tuple[str, ...], frozenset[str]]:
+        repo = snap.repo
+        if not isinstance(repo, SnapshotRepo):
+            keys = (REPOSITORY_UNIT, *(f.name for f in repo.features()))
+            return keys, frozenset(keys)
+        features = repo.shared_features()
+        kept = self._keys
+        if kept is None or kept[0] is not features:
+            keys = (REPOSITORY_UNIT, *(f.name for f in features))
+            kept = self._keys = (features, keys, frozenset(keys))
+        return kept[1], kept[2]
+
+    def _all_current(self, keys: Sequence[str]) -> bool:
+        """True when every unit of ``keys`` has a result and none is stale (under the lock): at
+        2,000 features a keystroke asks this several times, and the answer is one comparison
+        when the keys are the ones found complete before and no unit was dropped since."""
+        if self._stale:
+            return False
+        if self._all_stored is keys:
+            return True
+        units = self._units
+        if all(k in units for k in keys):
+            if isinstance(keys, tuple):
+                self._all_stored = keys
+            return True
+        return False
 
     def fresh(self, key: str) -> StoredUnit | None:
         """The stored result of a unit when nothing it read has changed since."""
@@ -196,7 +239,10 @@ class AnalysisHost:
     def stale(self, keys: Iterable[str]) -> list[str]:
         """The units of ``keys`` (in order) that ``fresh`` has no result for, under one hold of
         the lock: at 2,000 features each keystroke asks this of every unit."""
+        keys = keys if isinstance(keys, Sequence) else list(keys)
         with self._lock:
+            if self._all_current(keys):
+                return []
             stale, units = self._stale, self._units
             return [k for k in keys if k in stale or k not in units]
 
@@ -258,7 +304,7 @@ class AnalysisHost:
                     del self._contrib[path]
             else:
                 contributions[key] = entry
-            self._groups.pop(path, None)
+            self._drop_group(path)
         was_declared = bool(self._declaring)
         if stored.result.cost_declared:
             self._declaring.add(key)
@@ -266,11 +312,17 @@ class AnalysisHost:
             self._declaring.discard(key)
         if was_declared != bool(self._declaring):
             self._groups.clear()  # cost findings appear, or give way to the legacy notice
+            self._all_groups = None
         notice = self._notice_path()
         if notice is not None:
-            self._groups.pop(notice, None)
+            self._drop_group(notice)
         if old is not None and old.result.legacy_notice is not None:
-            self._groups.pop(old.result.legacy_notice.path, None)
+            self._drop_group(old.result.legacy_notice.path)
+
+    def _drop_group(self, path: str) -> None:
+        self._groups.pop(path, None)
+        if self._all_groups is not None:
+            self._dropped.add(path)
 
     def forget_units(self, keep: Iterable[str]) -> None:
         """Drop the results of units that no longer exist (a feature folder went away)."""
@@ -281,6 +333,7 @@ class AnalysisHost:
                     StoredUnit(key, UnitResult(()), self.revision, frozenset(), {}),
                 )
                 del self._units[key]
+                self._all_stored = None
                 self._stale.discard(key)
                 self._declaring.discard(key)
                 for users in self._dependents.values():
@@ -333,18 +386,35 @@ class AnalysisHost:
 
     def groups(self) -> dict[str, tuple[Finding, ...]]:
         """Every file's findings from the units stored now (``group`` of each path with
-        findings, in path order, the empty ones left out), under one hold of the lock: a
-        keystroke at 2,000 features takes 2,000 kept groups, not 2,000 locks."""
+        findings, in path order, the empty ones left out), under one hold of the lock.
+
+        Kept from one call to the next: only the files whose group a stored unit dropped since
+        are grouped again (a keystroke at 2,000 features regroups the edited feature's files,
+        not 2,000), and the paths are sorted again only when one gains its first finding."""
         with self._lock:
-            kept = self._groups
-            out: dict[str, tuple[Finding, ...]] = {}
-            for path in self.paths_with_findings():
-                found = kept.get(path)
-                if found is None:
+            full = self._all_groups
+            if full is None:
+                full = {}
+                for path in self.paths_with_findings():
                     found = self.group(path)
-                if found:
-                    out[path] = found
-            return out
+                    if found:
+                        full[path] = found
+            elif self._dropped:
+                declaring = bool(self._declaring)
+                notice = None if declaring else self._notice_path()
+                added = False
+                for path in self._dropped:
+                    found = self.group(path) if path in self._contrib or path == notice else ()
+                    if found:
+                        added = added or path not in full
+                        full[path] = found
+                    else:
+                        full.pop(path, None)
+                if added:
+                    full = dict(sorted(full.items()))
+            self._all_groups = full
+            self._dropped = set()
+            return dict(full)
 
     def retain_memo(self) -> None:
         """Forget parses of texts the store no longer holds."""
@@ -387,7 +457,7 @@ class AnalysisHost:
         every = keys is None
         keys = self.unit_keys(snap) if keys is None else keys
         with self._lock:
-            todo = [k for k in keys if k in self._stale or k not in self._units]
+            todo = self.stale(keys)
             self.stats.units_reused += len(keys) - len(todo)
         for n, key in enumerate(todo, 1):
             check_cancelled()  # a request that needs the analysis stops here when cancelled

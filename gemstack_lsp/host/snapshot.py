@@ -56,9 +56,13 @@ class Snapshot:
 
     # --- units -------------------------------------------------------------------------
 
-    def units(self) -> list[str]:
+    def units(self) -> tuple[str, ...]:
         """Every unit of analysis: ``""`` (the repository-level files), then each feature."""
         return self._host.unit_keys(self)
+
+    def unit_set(self) -> frozenset[str]:
+        """``units()`` as a set."""
+        return self._host.unit_key_set(self)
 
     def pending(self, keys: Iterable[str] | None = None) -> list[str]:
         """The units (of ``keys``, else all) whose stored result is stale or missing."""

@@ -217,7 +217,12 @@ class SnapshotRepo(GemstackRepo):
         return _merged(self._store.list_dir(rel), _buffer_entries(self._buffer_docs, rel))
 
     def features(self) -> list[Feature]:
-        return list(self._fact("features", self._feature_list))
+        return list(self.shared_features())
+
+    def shared_features(self) -> list[Feature]:
+        """``features()`` without the copy: the list the store keeps while the feature list is
+        unchanged, the very same object from one snapshot to the next (never to be modified)."""
+        return self._fact("features", self._feature_list)
 
     def _feature_list(self) -> list[Feature]:
         """The feature list, kept by the store from one snapshot to the next while the store

@@ -166,6 +166,26 @@ def convert_groups(
     return out
 
 
+_EMPTY = id(())
+
+
+def changed_groups(new: Mapping[str, tuple[Finding, ...]], old: Mapping[str, tuple[Finding, ...]]) -> set[str]:
+    """The paths whose findings are not the very same tuple in ``new`` and in ``old`` (a path
+    missing from one has none there).
+
+    An unchanged file keeps its group's tuple from one revision to the next, and a non-empty
+    group belongs to one path (its findings name it), so the groups that differ are the ones
+    whose identity is in one mapping only: found with set operations done in C, where a
+    comparison path by path cost half a millisecond of the event loop per keystroke at 2,000
+    files. Path by path still when one tuple stands for two paths or a group is empty (the
+    same as none)."""
+    new_ids = dict(zip(map(id, new.values()), new, strict=True))
+    old_ids = dict(zip(map(id, old.values()), old, strict=True))
+    if len(new_ids) != len(new) or len(old_ids) != len(old) or _EMPTY in new_ids or _EMPTY in old_ids:
+        return {p for p in set(new) | set(old) if new.get(p, ()) is not old.get(p, ())}
+    return {new_ids[i] for i in new_ids.keys() - old_ids.keys()} | {old_ids[i] for i in old_ids.keys() - new_ids.keys()}
+
+
 def _stoppable(obsolete: threading.Event, fn: Callable[..., Any], *args: Any) -> Any:
     """Run ``fn(*args)`` on the analysis thread, stopping at its next checkpoint (``Cancelled``)
     once ``obsolete`` is set by a newer edit."""
@@ -232,7 +252,7 @@ class Diagnostics:
             feature = snap.repo.feature_of(doc.rel)
             if feature is not None and feature.name not in features:
                 features.append(feature.name)
-        known = set(snap.units())
+        known = snap.unit_set()
         return [k for k in features if k in known] + [""]
 
     async def _run(self, st: RootState) -> None:
@@ -336,7 +356,7 @@ class Diagnostics:
         groups = await loop.run_in_executor(self.executor, _stoppable, st.obsolete, snap.findings_by_path)
         if st.dirty or not snap.current:
             return False
-        changed = {p for p in set(groups) | set(st.groups) if groups.get(p, ()) is not st.groups.get(p, ())}
+        changed = changed_groups(groups, st.groups)
         reports = (
             await loop.run_in_executor(
                 self.executor,

@@ -107,8 +107,14 @@ def test_random_edit_sequences_keep_incremental_findings_equal_to_a_fresh_analys
             host.set_buffer(rel, _original(root, rel))  # reverted: frozen hashes match again
         else:
             host.set_buffer(rel, _edit(rng, buffers.get(rel, _original(root, rel))))
-        got = list(host.snapshot().findings())
+        snapshot = host.snapshot()
+        got = list(snapshot.findings())
         assert got == _fresh(root, host.buffers), f"seed {seed}, step {step}: {rel}"
+        # The groups kept from the last call (regrouped where a unit dropped them) are the ones
+        # a full regrouping gives, in path order.
+        groups = dict(snapshot.findings_by_path())
+        assert list(groups) == sorted(groups)
+        assert groups == {p: g for p in host.paths_with_findings() if (g := host.group(p))}
 
 
 def test_random_keystrokes_in_a_block_keep_findings_equal(root: Path) -> None:

@@ -6,6 +6,7 @@ functions ran."""
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,40 @@ def test_the_feature_list_is_reused_until_the_specs_folder_or_a_buffer_adds_a_fe
     host.file_changed("specs/012-on-disk")
     assert [f.name for f in host.snapshot().repo.features()] == sorted([*names, "012-on-disk"])
     assert list(host.snapshot().findings()) == _expected(repo, {SPEC: _typed(text, 1)})
+
+
+def test_the_unit_keys_are_reused_and_a_settled_workspace_answers_nothing_pending(repo: Path) -> None:
+    """A keystroke at 2,000 features walked every unit several times to find none pending: the
+    keys are the same object while the feature list is, and "every unit current" is one
+    comparison, which a stale unit, a new feature or a removed one still turns back."""
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    snap = host.snapshot()
+    snap.findings()
+    keys = snap.units()
+    assert snap.pending() == [] and snap.unit_set() == frozenset(keys)
+    text = (repo / SPEC).read_text("utf-8")
+    host.set_buffer(SPEC, _typed(text, 1))
+    snap = host.snapshot()
+    assert snap.units() is keys  # the same feature list: the same keys
+    assert snap.pending() == ["", "009-context-capsule"]  # the edited feature and the repository unit
+    snap.findings()
+    assert snap.pending() == [] and host.stale(keys) == []
+
+    (repo / "specs" / "012-on-disk").mkdir()
+    (repo / "specs" / "012-on-disk" / "spec.md").write_text("# New\n", "utf-8")
+    host.file_changed("specs/012-on-disk")
+    snap = host.snapshot()
+    assert snap.units() is not keys and "012-on-disk" in snap.pending()
+    assert list(snap.findings()) == _expected(repo, {SPEC: _typed(text, 1)})
+    assert snap.pending() == []
+
+    shutil.rmtree(repo / "specs" / "012-on-disk")
+    host.file_changed("specs/012-on-disk")
+    snap = host.snapshot()
+    assert "012-on-disk" not in snap.units()
+    assert list(snap.findings()) == _expected(repo, {SPEC: _typed(text, 1)})
+    # The removed feature's unit is dropped: keys naming it are incomplete, the others complete.
+    assert host.stale(keys) == [] and host.stale([*keys, "012-on-disk"]) == ["012-on-disk"]
 
 
 def test_a_keystroke_in_the_spec_reuses_the_repository_checks_that_did_not_read_it(repo: Path) -> None:

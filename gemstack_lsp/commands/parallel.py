@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.rules import UnitResult
 from gemstack_lsp.host import AnalysisHost, Snapshot
-from gemstack_lsp.host.analysis import REPOSITORY_UNIT
+from gemstack_lsp.host.analysis import REPOSITORY_UNIT, RETAIN_EVERY
 from gemstack_lsp.report import Placed, PlaceKey, places_of
 
 #: Below this many features a repository is analysed in one process.
@@ -132,7 +132,7 @@ def _run_batch(root: str, options: AnalysisOptions, keys: Sequence[str]) -> list
         with host.memo.active():  # the line tables the analysis made are reused
             placed = places_of(snapshot.repo, (*result.findings, *result.cost, *notice))
         out.append((key, result, stored.deps, placed))
-        if n % 16 == 0:
+        if n % RETAIN_EVERY == 0:
             host.retain_memo()
     host.retain_memo()
     return out

@@ -71,6 +71,9 @@ class FileReport:
     #: The buffer version they were computed from (``None`` for a file that is not open).
     version: int | None
     result_id: str
+    #: What makes each diagnostic the same for diffing (``convert.diagnostic_key``), made with
+    #: the diagnostics on the analysis thread: publishing compares them on the event loop.
+    keys: tuple[tuple[Any, ...], ...] = ()
 
 
 @dataclass
@@ -119,10 +122,11 @@ class RootState:
         return out
 
 
-def result_id(diagnostics: tuple[lsp.Diagnostic, ...]) -> str:
+def result_id(keys: Iterable[tuple[Any, ...]]) -> str:
+    """The pull model's result id of diagnostics with these ``convert.diagnostic_key`` keys."""
     h = hashlib.sha1(usedforsecurity=False)
-    for d in diagnostics:
-        h.update(repr(convert.diagnostic_key(d)).encode("utf-8", "surrogatepass"))
+    for key in keys:
+        h.update(repr(key).encode("utf-8", "surrogatepass"))
     return h.hexdigest()[:16]
 
 
@@ -161,8 +165,9 @@ def convert_groups(
             except Exception:  # a malformed finding must not hide the others
                 log.exception("cannot convert finding %s", finding.code)
         t = tuple(diagnostics)
+        keys = tuple(convert.diagnostic_key(d) for d in t)
         uri = uri_of(path)
-        out[path] = FileReport(uri, t, versions.get(uri), result_id(t))
+        out[path] = FileReport(uri, t, versions.get(uri), result_id(keys), keys)
     return out
 
 
@@ -174,6 +179,12 @@ def changed_groups(new: Mapping[str, tuple[Finding, ...]], old: Mapping[str, tup
     changed = {p for p, group in new.items() if old.get(p, ()) is not group}
     changed.update(p for p in old.keys() - new.keys() if old[p])
     return changed
+
+
+def _pending_or_findings(snap: Snapshot) -> tuple[list[str], Mapping[str, tuple[Finding, ...]] | None]:
+    """The snapshot's pending units, and when there are none its findings by path."""
+    pending = snap.pending()
+    return pending, None if pending else snap.findings_by_path()
 
 
 def _stoppable(obsolete: threading.Event, fn: Callable[..., Any], *args: Any) -> Any:
@@ -323,8 +334,10 @@ class Diagnostics:
         # Phase 2: everything else, in slices that stop at the next edit.
         if st.dirty:
             return False
-        pending = await loop.run_in_executor(self.executor, snap.pending)
-        progress = await self._begin_progress(len(pending))
+        # One trip to the analysis thread when nothing is left (a keystroke's usual case): what
+        # is pending, and then at once the revision's findings.
+        pending, groups = await loop.run_in_executor(self.executor, _stoppable, st.obsolete, _pending_or_findings, snap)
+        progress = await self._begin_progress(len(pending)) if pending else None
         total, done = len(pending), 0
         try:
             while pending:
@@ -343,7 +356,8 @@ class Diagnostics:
             self._end_progress(progress)
         if st.dirty:
             return False
-        groups = await loop.run_in_executor(self.executor, _stoppable, st.obsolete, snap.findings_by_path)
+        if groups is None:
+            groups = await loop.run_in_executor(self.executor, _stoppable, st.obsolete, snap.findings_by_path)
         if st.dirty or not snap.current:
             return False
         changed = changed_groups(groups, st.groups)
@@ -535,7 +549,7 @@ class Diagnostics:
         # their (possibly empty) diagnostics did not change.
         for report in sorted(reports.values(), key=lambda r: r.uri):
             uri = report.uri
-            keys = tuple(convert.diagnostic_key(d) for d in report.diagnostics)
+            keys = report.keys
             version = versions.get(uri)
             last = st.published_version.get(uri)
             if version is not None and last is not None and version < last:

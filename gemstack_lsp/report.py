@@ -20,7 +20,7 @@ from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
 from gemstack_lsp.core.i18n import Language, catalogue_text, localize_finding, ui
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import GemstackRepo
-from gemstack_lsp.core.text import Encoding, Position, Span
+from gemstack_lsp.core.text import Encoding, Position, SourceText, Span
 from gemstack_lsp.uris import path_to_uri, quote_path
 
 TOOL_NAME = "gemstack-lsp"
@@ -50,15 +50,20 @@ def span_range(
     """The start and end of ``span`` in the file at ``path``, in ``encoding``'s units: a
     whole-file span (``None``) covers the file's first line, and a file that cannot be read
     puts everything at its start."""
-    source = repo.document(path).source
+    return _range_in(repo.document(path).source, span, encoding)
+
+
+def _range_in(source: SourceText | None, span: Span | None, encoding: Encoding) -> tuple[Position, Position]:
     if source is None:
         return Position(0, 0), Position(0, 0)
     return source.range(span if span is not None else Span(0, source.line_end(0)), encoding)
 
 
 def place(repo: GemstackRepo, path: str, span: Span | None) -> Placed:
-    """Where ``span`` lies in the file at ``path``, in both units (see ``span_range``)."""
-    return (*span_range(repo, path, span, "utf-16"), *span_range(repo, path, span, "utf-32"))
+    """Where ``span`` lies in the file at ``path``, in both units (see ``span_range``), the
+    file read once."""
+    source = repo.document(path).source
+    return (*_range_in(source, span, "utf-16"), *_range_in(source, span, "utf-32"))
 
 
 def places_of(repo: GemstackRepo, findings: Iterable[Finding]) -> dict[PlaceKey, Placed]:

@@ -377,13 +377,16 @@ class AnalysisHost:
                 out.add(notice)
             return out
 
+    def _listed_notice(self) -> str | None:
+        """The file of the legacy notice when it is reported (no unit declares a cost source)."""
+        return None if self._declaring else self._notice_path()
+
     def paths_with_findings(self) -> list[str]:
         with self._lock:
             paths = set(self._contrib)
-            if not self._declaring:
-                notice = self._notice_path()
-                if notice is not None:
-                    paths.add(notice)
+            notice = self._listed_notice()
+            if notice is not None:
+                paths.add(notice)
             return sorted(paths)
 
     def groups(self) -> dict[str, tuple[Finding, ...]]:
@@ -402,8 +405,7 @@ class AnalysisHost:
                     if found:
                         full[path] = found
             elif self._dropped:
-                declaring = bool(self._declaring)
-                notice = None if declaring else self._notice_path()
+                notice = self._listed_notice()
                 added = False
                 for path in self._dropped:
                     found = self.group(path) if path in self._contrib or path == notice else ()

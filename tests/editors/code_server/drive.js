@@ -67,8 +67,30 @@ async function activeTab(page) {
   });
 }
 
+// Whether "File: Open File..."'s list shows an entry named `name` (the typed folder is read).
+async function dialogLists(page, name) {
+  return page.evaluate(
+    (wanted) =>
+      [...document.querySelectorAll(".quick-input-widget .quick-input-list .monaco-list-row")].some(
+        (row) => (row.getAttribute("aria-label") || "").split(",")[0].trim() === wanted,
+      ),
+    name,
+  );
+}
+
+// Whether "File: Open File..." is still open with `value` typed in it.
+async function dialogHolds(page, value) {
+  return page.evaluate((wanted) => {
+    const widget = document.querySelector(".quick-input-widget");
+    const input = document.querySelector(".quick-input-widget .quick-input-box input");
+    return !!widget && widget.style.display !== "none" && !!input && input.value === wanted;
+  }, value);
+}
+
 // Files the driver could not bring up in an editor (with what the active tab showed instead).
 const openFailures = [];
+// Files that opened only on a later attempt (how often the retry is needed, for the record).
+const openRetries = [];
 
 async function openFile(page, rel, line) {
   // "File: Open File..." is code-server's simple file dialog: type the absolute path. On a
@@ -76,21 +98,37 @@ async function openFile(page, rel, line) {
   // another file or a folder): check the active tab names the file, and try again if not.
   const folder = new URL(url).searchParams.get("folder");
   const name = path.basename(rel);
+  const target = path.join(folder, rel);
   let opened = false;
-  for (let attempt = 0; attempt < 4 && !opened; attempt++) {
+  let attempt = 0;
+  for (; attempt < 4 && !opened; attempt++) {
     await page.keyboard.press("Escape");
     await page.keyboard.press("Control+O");
     await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 15000 });
     await sleep(800 + attempt * 700);
     await page.keyboard.press("Control+A");
-    await page.keyboard.type(path.join(folder, rel));
-    await sleep(800 + attempt * 700);
+    await page.keyboard.type(target);
+    // The dialog lists a folder only once it has read it (slowly, on a loaded machine), and
+    // Enter before that does nothing: wait until the list shows the file itself.
+    const listed = Date.now() + 10000 + attempt * 5000;
+    while (Date.now() < listed && !(await dialogLists(page, name))) await sleep(200);
+    await sleep(300 + attempt * 500);
     await page.keyboard.press("Enter");
+    // The dialog ignores an Enter that comes while it is busy (validating the path): it stays
+    // open on the typed path. Press Enter again then, rather than start over.
     const until = Date.now() + 8000 + attempt * 4000;
-    while (Date.now() < until && !(await activeTab(page)).startsWith(name)) await sleep(250);
+    let entered = Date.now();
+    while (Date.now() < until && !(await activeTab(page)).startsWith(name)) {
+      await sleep(250);
+      if (Date.now() - entered > 1500 && (await dialogHolds(page, target))) {
+        await page.keyboard.press("Enter");
+        entered = Date.now();
+      }
+    }
     opened = (await activeTab(page)).startsWith(name);
   }
   if (!opened) openFailures.push({ file: rel, activeTab: await activeTab(page) });
+  else if (attempt > 1) openRetries.push({ file: rel, attempts: attempt });
   await sleep(400);
   if (line) await goToLine(page, line);
 }
@@ -500,6 +538,7 @@ async function goToLine(page, line) {
       }
     }
     result.open_failures = openFailures;
+    result.open_retries = openRetries;
     result.ok = true;
   } catch (error) {
     result.error = String(error && error.stack ? error.stack : error);

@@ -229,3 +229,35 @@ def test_any_text_parses_with_spans_inside_it(text: str) -> None:
             assert text[ref.span.start : ref.span.end].replace("\\", "/") == ref.value
     for f in tl.findings("t.md", text):
         assert f.span is not None and f.span.end <= len(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "- [ ] **T001: a**",
+                "* [x] **T12:b**",
+                "- [ ] **T3x: c**",
+                "* [x] **UD-T2:b**",
+                "- [ ] **T4:",
+                "-\u2028[ ]\t**T5: d**",
+                " - [ ] **T6: e**",
+                "<!-- gemstack:tests=A -->",
+                "\u2028",
+                " ",
+                "\r\n",
+                "\n",
+                "\r",
+                "**",
+            ]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+def test_the_1_3_reference_sees_exactly_the_tasks_whose_ids_are_1_3_ids(text: str) -> None:
+    """What the capsule check counts as the 1.3 reference's total: the one parse's tasks with
+    ``T<digits>`` ids are the tasks the 1.3 grammar reads on its own (no second parse)."""
+    v13 = parse_tasks(text, reference_v1_3=True).tasks
+    assert sum(t.reference_v1_3 for t in parse_tasks(text).tasks) == len(v13)
+    assert [t.id for t in parse_tasks(text).tasks if t.reference_v1_3] == [t.id for t in v13]

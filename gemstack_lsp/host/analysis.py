@@ -268,7 +268,7 @@ class AnalysisHost:
             current = snap.revision == self.revision or all(
                 self.files.changed_at(d) <= snap.revision for d in stored.deps
             )
-            if current and (key == REPOSITORY_UNIT or Feature(key) in snap.repo.features()):
+            if current and key in snap.unit_set():  # a set: a linear search was O(features) a unit
                 self._store(stored)
         return stored
 

@@ -19,7 +19,8 @@ client (``bench/lspclient.py``, Neovim-0.11-like capabilities: push diagnostics,
 
 then, on the largest size, a per-phase profile of one keystroke in-process (the analysis host,
 no LSP; ``bench/profile_keystroke.py``) and ``gemstack-lsp check`` on the command line (its
-bytecode compiled, as installed: ``with_bytecode``); and the
+bytecode compiled, as installed: ``with_bytecode``), also on a spec-kit repository of that
+many features (``spec_kit_workspace``: nothing to report); and the
 memory run: RSS after 300 and after 3,000 analysed edits of the 009 spec (fixture workspace).
 
 Every wait has a timeout, reported as a result; a slow configuration is sampled until its
@@ -690,6 +691,107 @@ def measure_check(ws: Workspace, opts: Options, results: Results) -> None:
                        cpu / ws.features * 1000, "ms", "target <= 4 ms"))  # fmt: skip
 
 
+SPEC_KIT_SPEC = """# Feature Specification: {title}
+
+**Feature Branch**: `{name}`
+**Status**: Draft
+
+## User Scenarios & Testing *(mandatory)*
+
+### User Story 1 - {title} (Priority: P1)
+
+A user works with {title}: they open it, change it and see the result at once.
+
+**Acceptance Scenarios**:
+
+1. **Given** a signed-in user, **When** they open {title}, **Then** it shows their items.
+2. **Given** an item, **When** they change it, **Then** the change is kept.
+
+## Requirements *(mandatory)*
+
+- **FR-001**: System MUST let users create items in {title}.
+- **FR-002**: System MUST keep every change a user makes.
+- **FR-003**: System MUST show an item within one second.
+"""
+SPEC_KIT_PLAN = """# Implementation Plan: {title}
+
+## Technical Context
+
+**Language/Version**: Python 3.11
+**Storage**: SQLite
+
+```json
+{{"endpoints": ["/items", "/items/{{id}}"]}}
+```
+"""
+SPEC_KIT_TASKS = """# Tasks: {title}
+
+## Phase 3.1: Setup
+- [ ] T001 Create project structure for {title}
+- [ ] T002 [P] Configure linting and formatting
+
+## Phase 3.2: Core
+- [ ] T003 [P] Item model in src/models/item.py
+- [ ] T004 Item service in src/services/items.py
+- [X] T005 Endpoint GET /items
+"""
+
+
+def spec_kit_workspace(n: int) -> Path:
+    """A spec-kit repository of ``n`` features (``specs/###-x/`` with spec.md, plan.md and
+    tasks.md as ``/specify``, ``/plan`` and ``/tasks`` write them; no Gemstack anywhere), built
+    once in the workspace cache."""
+    root = REPO / ".cache" / "bench" / "workspaces" / f"spec-kit-{n}"
+    done = root.with_name(root.name + ".complete")
+    if done.exists():
+        return root
+    (root / ".specify" / "memory").mkdir(parents=True, exist_ok=True)
+    (root / ".specify" / "memory" / "constitution.md").write_text("# Constitution\n", "utf-8")
+    for i in range(1, n + 1):
+        name = f"{i:03d}-feature-{i}"
+        folder = root / "specs" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        title = f"Feature {i}"
+        for file, text in (("spec.md", SPEC_KIT_SPEC), ("plan.md", SPEC_KIT_PLAN), ("tasks.md", SPEC_KIT_TASKS)):
+            (folder / file).write_text(text.format(title=title, name=name), "utf-8")
+    done.write_text("", "utf-8")
+    return root
+
+
+def measure_spec_kit_check(n: int, opts: Options, results: Results) -> None:
+    """``check`` on a spec-kit repository: nothing to report, and each feature's analysis reads
+    its own files only (it once read every feature's to learn that the repository is not a
+    Gemstack one: 12 s at 400 features)."""
+    root = spec_kit_workspace(n)
+    script = Path(sys.executable).with_name("gemstack-lsp")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "gemstack_lsp"]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [*command, "check", str(root), "--format", "json", "--exit-zero"],
+            capture_output=True,
+            timeout=max(opts.timeout, 10 * opts.budget),
+            cwd=REPO,
+            env=with_bytecode(),
+        )
+    except subprocess.TimeoutExpired:
+        results.add(Figure(f"speckit{n}.check", f"spec-kit, {n:,} features: gemstack-lsp check", None, "s",
+                           note="timed out"))  # fmt: skip
+        return
+    elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    try:
+        note = f"{len(json.loads(done.stdout)['findings']):,} findings (expected none)"
+    except (ValueError, KeyError):
+        note = f"exit {done.returncode}, unreadable output"
+    results.add(Figure(f"speckit{n}.check", f"spec-kit, {n:,} features: gemstack-lsp check", elapsed, "s",
+                       note=note))  # fmt: skip
+    results.add(Figure(f"speckit{n}.check_cpu_per_feature", f"spec-kit, {n:,} features: check CPU per feature",
+                       cpu / n * 1000, "ms"))  # fmt: skip
+
+
 # --- the run ----------------------------------------------------------------------------------
 
 
@@ -781,6 +883,10 @@ def main(argv: Sequence[str] = ()) -> None:
         for n in opts.features:
             print(f"-- gemstack-lsp check: {size_label(n)}", flush=True)
             measure_check(workspaces[n], opts, results)
+        spec_kit = max(n for n in opts.features)
+        if spec_kit > 1:
+            print(f"-- gemstack-lsp check: a spec-kit repository of {size_label(spec_kit)}", flush=True)
+            measure_spec_kit_check(spec_kit, opts, results)
     path = write_results(results, opts, started)
     print("\nSummary (figure: value (target) [note]):")
     for figure in results.figures:

@@ -130,7 +130,7 @@ def _run_batch(root: str, options: AnalysisOptions, keys: Sequence[str]) -> list
         result = stored.result
         notice = () if result.legacy_notice is None else (result.legacy_notice,)
         with host.memo.active():  # the line tables the analysis made are reused
-            placed = places_of(snapshot.repo, (*result.findings, *result.cost, *notice))
+            placed = places_of(snapshot.repo, (*result.findings, *result.cost, *result.gemstack_only, *notice))
         out.append((key, result, stored.deps, placed))
         if n % RETAIN_EVERY == 0:
             host.retain_memo()

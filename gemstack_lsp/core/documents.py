@@ -119,9 +119,16 @@ def check_repo(repo: GemstackRepo, options: AnalysisOptions) -> Iterable[Finding
     Each feature and state.json are checked on their own: one that makes a check raise gets a
     GEMSTACK_INTERNAL_ERROR finding and does not hide the findings of the others.
     """
+    from gemstack_lsp.core.identity import is_gemstack_repository
+
     findings: list[Finding] = []
+    gemstack = is_gemstack_repository(repo)
     for feature in repo.features():
         findings.extend(contained("documents", feature.spec, functools.partial(feature_findings, repo, feature)))
+        if gemstack:
+            findings.extend(
+                contained("documents", feature.tasks, functools.partial(tasks_format_findings, repo, feature))
+            )
     findings.extend(contained("documents", STATE_PATH, functools.partial(repository_findings, repo)))
     return findings
 
@@ -193,17 +200,20 @@ def feature_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
         findings.extend(blocks[name].findings)
         if name == "tasks.md":
             findings.extend(parse_tasks(doc.text).findings(doc.path, doc.text))
-            # What the reference would read differently matters only where Gemstack runs: a
-            # spec-kit repository's own task lists are none of our business.
-            from gemstack_lsp.core.identity import is_gemstack_repository
-
-            if is_gemstack_repository(repo):
-                findings.extend(format_findings(doc.path, doc.text))
     findings.extend(contract_findings(feature, blocks, texts))
     findings.extend(binding_findings(blocks))
     for name, severity in FEATURE_JSON_FILES:
         findings.extend(json_file_findings(repo, feature.file(name), severity))
     return findings
+
+
+def tasks_format_findings(repo: GemstackRepo, feature: Feature) -> list[Finding]:
+    """What the reference would read differently in the feature's tasks.md
+    (``tasks.format_findings``). It matters only where Gemstack runs, a spec-kit repository's
+    own task lists being none of our business: the caller reports these only in a Gemstack
+    repository (``rules.combine``, from every unit's part of the answer)."""
+    doc = repo.document(feature.tasks)
+    return format_findings(doc.path, doc.text) if doc.text is not None else []
 
 
 def contract_findings(feature: Feature, blocks: dict[str, DocumentBlocks], texts: dict[str, str]) -> list[Finding]:

@@ -18,9 +18,16 @@ import re
 
 from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.memo import per_text
-from gemstack_lsp.core.repo import GemstackRepo
+from gemstack_lsp.core.repo import Feature, GemstackRepo
 
-__all__ = ["GEMSTACK_DIR", "IS_GEMSTACK", "has_gemstack_markup", "is_gemstack_repository"]
+__all__ = [
+    "GEMSTACK_DIR",
+    "IS_GEMSTACK",
+    "feature_is_gemstack",
+    "has_gemstack_folder",
+    "has_gemstack_markup",
+    "is_gemstack_repository",
+]
 
 GEMSTACK_DIR = ".gemstack"
 
@@ -42,14 +49,25 @@ def has_gemstack_markup(text: str) -> bool:
 
 def is_gemstack_repository(repo: GemstackRepo) -> bool:
     """Whether ``repo`` is a Gemstack repository (see the module docstring)."""
-    if repo.reader.list_dir(GEMSTACK_DIR) is not None:
-        return True
-    for feature in repo.features():
-        for path in (feature.capsule, feature.closure):
-            if repo.exists(path):
-                return True
-        for path in (feature.spec, feature.plan, feature.tasks):
-            text = repo.document(path).text
-            if text is not None and has_gemstack_markup(text):
-                return True
+    return has_gemstack_folder(repo) or any(feature_is_gemstack(repo, f) for f in repo.features())
+
+
+def has_gemstack_folder(repo: GemstackRepo) -> bool:
+    """Whether the repository has ``.gemstack/`` (which alone makes it a Gemstack repository)."""
+    return repo.reader.list_dir(GEMSTACK_DIR) is not None
+
+
+def feature_is_gemstack(repo: GemstackRepo, feature: Feature) -> bool:
+    """Whether this feature holds a Gemstack artifact (which makes its repository one): what a
+    feature's own analysis can tell from its own files. A repository is a Gemstack repository
+    when ``has_gemstack_folder`` or any feature's ``feature_is_gemstack`` says so; the units of
+    an analysis each report their part and ``rules.combine`` decides (so that no feature's
+    analysis reads every other feature's files)."""
+    for path in (feature.capsule, feature.closure):
+        if repo.exists(path):
+            return True
+    for path in (feature.spec, feature.plan, feature.tasks):
+        text = repo.document(path).text
+        if text is not None and has_gemstack_markup(text):
+            return True
     return False

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from gemstack_lsp.core.config import PROJECT_FILE, config_findings
 from gemstack_lsp.core.findings import Finding, internal_error
-from gemstack_lsp.core.identity import is_gemstack_repository
+from gemstack_lsp.core.identity import feature_is_gemstack, has_gemstack_folder
 from gemstack_lsp.core.memo import ensure_memo
 from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.repo import Feature, GemstackRepo
@@ -44,8 +44,16 @@ class UnitResult:
     cost: tuple[Finding, ...] = ()
     #: True when the unit declares any cost source (else the repository may be provider-free).
     cost_declared: bool = False
-    #: The repository unit's LEGACY_NO_PROVIDERS_DECLARED, reported when no unit declares.
+    #: The repository unit's LEGACY_NO_PROVIDERS_DECLARED, reported when no unit declares and
+    #: the repository is a Gemstack repository.
     legacy_notice: Finding | None = None
+    #: True when this unit's files make the repository a Gemstack repository (``.gemstack/``
+    #: for the repository unit, a Gemstack artifact in the feature for a feature's): the
+    #: repository is one when any unit says so (``core.identity``).
+    gemstack: bool = False
+    #: Findings reported only in a Gemstack repository (what the reference would read
+    #: differently in tasks.md): a spec-kit repository's own files are none of our business.
+    gemstack_only: tuple[Finding, ...] = ()
 
 
 def analyze(repo: GemstackRepo, options: AnalysisOptions | None = None) -> list[Finding]:
@@ -84,7 +92,23 @@ def analyze_feature(repo: GemstackRepo, feature: Feature, options: AnalysisOptio
             cost, declared = (internal_error("cost", feature.spec, exc),), True
         else:
             cost, declared = part.findings, part.declares
-    return UnitResult(tuple(findings), cost, declared)
+    gated: tuple[Finding, ...] = ()
+    if "documents" not in options.disabled:
+        gated = tuple(_contained("documents", feature.tasks, functools.partial(_tasks_format, repo, feature)))
+    return UnitResult(tuple(findings), cost, declared, gemstack=_is_gemstack(repo, feature), gemstack_only=gated)
+
+
+def _tasks_format(repo: GemstackRepo, feature: Feature) -> list[Finding]:
+    from gemstack_lsp.core.documents import tasks_format_findings
+
+    return tasks_format_findings(repo, feature)
+
+
+def _is_gemstack(repo: GemstackRepo, feature: Feature) -> bool:
+    try:
+        return feature_is_gemstack(repo, feature)
+    except Exception:  # a document too odd to read: the other units still decide
+        return False
 
 
 FeatureCheck = Callable[[GemstackRepo, Feature, AnalysisOptions], Iterable[Finding]]
@@ -160,7 +184,7 @@ def analyze_repository(repo: GemstackRepo, options: AnalysisOptions) -> UnitResu
     notice: Finding | None = None
     if "cost" not in options.disabled:
         cost, declared, notice = repo.part(("rules.repository", "cost"), lambda: _repository_cost(repo, options))
-    return UnitResult(tuple(findings), cost, declared, notice)
+    return UnitResult(tuple(findings), cost, declared, notice, gemstack=has_gemstack_folder(repo))
 
 
 def _repository_cost(repo: GemstackRepo, options: AnalysisOptions) -> tuple[tuple[Finding, ...], bool, Finding | None]:
@@ -169,8 +193,9 @@ def _repository_cost(repo: GemstackRepo, options: AnalysisOptions) -> tuple[tupl
 
     try:
         part = checks.repository_cost(repo, options)
-        # Outside Gemstack (a spec-kit repository) there is nothing to say, not even this.
-        notice = checks.legacy_notice(repo) if is_gemstack_repository(repo) else None
+        # Outside Gemstack (a spec-kit repository) there is nothing to say, not even this:
+        # ``combine`` reports it only in a Gemstack repository.
+        notice = checks.legacy_notice(repo)
     except Exception as exc:
         return (internal_error("cost", STATE_PATH, exc),), True, None
     return tuple(part.findings), part.declares, notice
@@ -201,9 +226,12 @@ def combine(units: Iterable[UnitResult]) -> list[Finding]:
 
     units = list(units)
     findings = [f for u in units for f in u.findings]
+    gemstack = any(u.gemstack for u in units)
+    if gemstack:
+        findings.extend(f for u in units for f in u.gemstack_only)
     if any(u.cost_declared for u in units):
         findings.extend(dedupe(f for u in units for f in u.cost))
-    else:
+    elif gemstack:
         findings.extend(u.legacy_notice for u in units if u.legacy_notice is not None)
     return sort_findings(findings)
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.identity import is_gemstack_repository
 from gemstack_lsp.core.memo import Memo
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.reader import Reader, normalize_relpath
@@ -49,6 +50,9 @@ RETAIN_EVERY = 2
 
 #: The key of the repository-level unit (feature units are keyed by the feature's name).
 REPOSITORY_UNIT = ""
+#: What one unit reports on one file: (findings, cost findings, findings reported only in a
+#: Gemstack repository).
+Contribution = tuple[tuple[Finding, ...], tuple[Finding, ...], tuple[Finding, ...]]
 
 
 @dataclass(frozen=True)
@@ -59,8 +63,9 @@ class StoredUnit:
     result: UnitResult
     revision: int
     deps: frozenset[str]
-    #: The findings grouped by path: (findings, cost findings) per file.
-    by_path: Mapping[str, tuple[tuple[Finding, ...], tuple[Finding, ...]]]
+    #: The findings grouped by path: (findings, cost findings, findings reported only in a
+    #: Gemstack repository) per file.
+    by_path: Mapping[str, Contribution]
 
 
 @dataclass
@@ -106,8 +111,9 @@ class AnalysisHost:
         self._all_stored: tuple[str, ...] | None = None
         #: Dependency (path or listing key) -> the units that read it.
         self._dependents: dict[str, set[str]] = {}
-        #: Path -> unit -> (findings, cost findings) that unit reports on the path.
-        self._contrib: dict[str, dict[str, tuple[tuple[Finding, ...], tuple[Finding, ...]]]] = {}
+        #: Path -> unit -> (findings, cost findings, Gemstack-only findings) that unit reports
+        #: on the path.
+        self._contrib: dict[str, dict[str, Contribution]] = {}
         self._groups: dict[str, tuple[Finding, ...]] = {}
         #: Every file's findings as ``groups`` last returned them (in path order), and the paths
         #: whose group was dropped since: the next ``groups`` rebuilds only those. ``None``:
@@ -117,6 +123,8 @@ class AnalysisHost:
         #: Unit -> the paths its last two results reported on (what publishing must look at).
         self._touched: dict[str, frozenset[str]] = {}
         self._declaring: set[str] = set()
+        #: The units whose files make the repository a Gemstack repository (``UnitResult.gemstack``).
+        self._gemstack: set[str] = set()
         #: The date the units were computed for (ledger staleness is counted in days).
         self._day: dt.date | None = None
         #: (path, key) -> (change revision of the path, value): per-document summaries.
@@ -307,13 +315,16 @@ class AnalysisHost:
             else:
                 contributions[key] = entry
             self._drop_group(path)
-        was_declared = bool(self._declaring)
-        if stored.result.cost_declared:
-            self._declaring.add(key)
-        else:
-            self._declaring.discard(key)
-        if was_declared != bool(self._declaring):
-            self._groups.clear()  # cost findings appear, or give way to the legacy notice
+        was = (bool(self._declaring), bool(self._gemstack))
+        for units, member in ((self._declaring, stored.result.cost_declared), (self._gemstack, stored.result.gemstack)):
+            if member:
+                units.add(key)
+            else:
+                units.discard(key)
+        if was != (bool(self._declaring), bool(self._gemstack)):
+            # Cost findings appear or give way to the legacy notice; the repository becomes a
+            # Gemstack repository or stops being one: any file's group may change.
+            self._groups.clear()
             self._all_groups = None
         notice = self._notice_path()
         if notice is not None:
@@ -338,6 +349,7 @@ class AnalysisHost:
                 self._all_stored = None
                 self._stale.discard(key)
                 self._declaring.discard(key)
+                self._gemstack.discard(key)
                 for users in self._dependents.values():
                     users.discard(key)
 
@@ -358,10 +370,15 @@ class AnalysisHost:
             # Each unit's part on this file, and one more carrying what is repository-wide
             # (whether any unit declares a cost source; the legacy notice when it is here):
             # ``rules.combine`` of these is exactly the file's share of ``combine`` of all units.
-            parts = [UnitResult(plain, cost) for plain, cost in self._contrib.get(path, {}).values()]
+            parts = [
+                UnitResult(plain, cost, gemstack_only=gated)
+                for plain, cost, gated in self._contrib.get(path, {}).values()
+            ]
             notice_path = self._notice_path()
             notice = self._units[REPOSITORY_UNIT].result.legacy_notice if notice_path == path else None
-            parts.append(UnitResult((), cost_declared=bool(self._declaring), legacy_notice=notice))
+            parts.append(
+                UnitResult((), cost_declared=bool(self._declaring), legacy_notice=notice, gemstack=bool(self._gemstack))
+            )
             group = tuple(combine(parts))
             self._groups[path] = group
             return group
@@ -377,9 +394,18 @@ class AnalysisHost:
                 out.add(notice)
             return out
 
+    def is_gemstack(self, snap: Snapshot) -> bool:
+        """Whether ``snap``'s repository is a Gemstack repository: from the stored units when
+        they are all current at its revision, else from its files."""
+        with self._lock:
+            if snap.revision == self.revision and self._all_current(self.unit_keys(snap)):
+                return bool(self._gemstack)
+        return is_gemstack_repository(snap.repo)
+
     def _listed_notice(self) -> str | None:
-        """The file of the legacy notice when it is reported (no unit declares a cost source)."""
-        return None if self._declaring else self._notice_path()
+        """The file of the legacy notice when it is reported (no unit declares a cost source,
+        and the repository is a Gemstack repository)."""
+        return None if self._declaring or not self._gemstack else self._notice_path()
 
     def paths_with_findings(self) -> list[str]:
         with self._lock:
@@ -474,14 +500,13 @@ class AnalysisHost:
             self.retain_memo()
 
 
-def _by_path(result: UnitResult) -> dict[str, tuple[tuple[Finding, ...], tuple[Finding, ...]]]:
-    plain: dict[str, list[Finding]] = {}
-    cost: dict[str, list[Finding]] = {}
-    for f in result.findings:
-        plain.setdefault(f.path, []).append(f)
-    for f in result.cost:
-        cost.setdefault(f.path, []).append(f)
-    return {p: (tuple(plain.get(p, ())), tuple(cost.get(p, ()))) for p in set(plain) | set(cost)}
+def _by_path(result: UnitResult) -> dict[str, Contribution]:
+    kinds: tuple[dict[str, list[Finding]], ...] = ({}, {}, {})
+    for found, kind in zip((result.findings, result.cost, result.gemstack_only), kinds, strict=True):
+        for f in found:
+            kind.setdefault(f.path, []).append(f)
+    paths = set(kinds[0]) | set(kinds[1]) | set(kinds[2])
+    return {p: (tuple(kinds[0].get(p, ())), tuple(kinds[1].get(p, ())), tuple(kinds[2].get(p, ()))) for p in paths}
 
 
 __all__ = ["REPOSITORY_UNIT", "AnalysisHost", "HostStats", "StoredUnit", "replace"]

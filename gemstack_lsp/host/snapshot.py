@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.identity import IS_GEMSTACK
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.repo import Document, GemstackRepo
 from gemstack_lsp.core.rules import combine
@@ -125,6 +126,13 @@ class Snapshot:
                 with self._host.memo.active():
                     self._derived[key] = compute(self)
             return self._derived[key]  # type: ignore[no-any-return]
+
+    def is_gemstack(self) -> bool:
+        """Whether the repository is a Gemstack repository at this revision (``core.identity``):
+        read from the units' results when every unit is current (in a spec-kit repository the
+        answer reads every feature's documents, which the analysis has done already), else
+        asked of the files."""
+        return self.derived(IS_GEMSTACK, lambda snap: snap._host.is_gemstack(snap))
 
     def per_document(self, path: str, key: Hashable, compute: Callable[[Document], T]) -> T:
         """A summary of the document at ``path``, kept across revisions while it is unchanged."""

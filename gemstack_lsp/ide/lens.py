@@ -25,7 +25,6 @@ from gemstack_lsp.core import kinds
 from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, verify_capsule
 from gemstack_lsp.core.cost.checks import preview_action
 from gemstack_lsp.core.i18n import Language, localize
-from gemstack_lsp.core.identity import IS_GEMSTACK, is_gemstack_repository
 from gemstack_lsp.core.jsonspan import JsonArray
 from gemstack_lsp.core.options import AnalysisOptions
 from gemstack_lsp.core.text import Span
@@ -111,7 +110,7 @@ def capsule_lenses(snapshot: Snapshot, path: str, language: Language = "en") -> 
     feature = repo.feature_of(path)
     if feature is None or path != feature.spec:
         return []
-    if not snapshot.derived(IS_GEMSTACK, lambda snap: is_gemstack_repository(snap.repo)):
+    if not snapshot.is_gemstack():
         return []  # a spec-kit repository: no "Generate capsule" outside Gemstack
     items = document_outline(snapshot, path)
     heading = next((i for i in items if i.kind == "heading"), None)

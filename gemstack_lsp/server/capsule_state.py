@@ -20,7 +20,6 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, VerifyResult, verify_capsule
-from gemstack_lsp.core.identity import IS_GEMSTACK, is_gemstack_repository
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.server.context import RequestView, uri_in
@@ -60,7 +59,7 @@ def summary(result: VerifyResult) -> str:
 def capsule_state(snapshot: Snapshot, rel: str) -> dict[str, Any] | None:
     """The answer for a document at ``rel`` in ``snapshot`` (``None`` outside a feature)."""
     feature = snapshot.repo.feature_of(rel)
-    if feature is None or not snapshot.derived(IS_GEMSTACK, lambda snap: is_gemstack_repository(snap.repo)):
+    if feature is None or not snapshot.is_gemstack():
         return None  # no capsule state outside Gemstack (a spec-kit repository): no status item
 
     def compute(snap: Snapshot) -> VerifyResult:

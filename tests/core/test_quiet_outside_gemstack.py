@@ -91,3 +91,65 @@ def test_check_on_a_spec_kit_repository_reports_nothing(tmp_path: Path, capsys: 
     assert main(["check", "--format", "json", str(tmp_path)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["findings"] == [] and report["summary"]["total"] == 0
+
+
+#: A second spec-kit feature whose task list the reference would not read (numbered items).
+G = "specs/002-sharing"
+UNREAD_TASKS = "# Tasks: Sharing\n\n- [ ] 1.1 Share an album\n- [ ] 1.2 Revoke a share\n"
+
+
+def _mixed(with_block: bool) -> dict[str, str]:
+    files = {**SPEC_KIT, f"{G}/spec.md": "# Feature Specification: Sharing\n", f"{G}/tasks.md": UNREAD_TASKS}
+    if with_block:
+        files[f"{F}/spec.md"] = SPEC_KIT[f"{F}/spec.md"] + GEMSTACK_BLOCK
+    return files
+
+
+@pytest.mark.parametrize("with_block", [False, True])
+def test_one_features_block_makes_the_repository_gemstack_for_every_feature(with_block: bool) -> None:
+    """The repository is decided from every feature (``core.identity``), though no feature's
+    analysis reads another's files: each unit reports its part and ``combine`` decides. A
+    Gemstack block in 001 brings 002's tasks.md finding and the legacy notice; without it,
+    nothing (the editor's incremental host agrees with the one-shot analysis)."""
+    files = _mixed(with_block)
+    found = sorted((f.code, f.path) for f in analyze(_repo(files)))
+    unread = [("TASKS_UNREAD_BY_REFERENCE", f"{F}/tasks.md"), ("TASKS_UNREAD_BY_REFERENCE", f"{G}/tasks.md")]
+    expected = [("LEGACY_NO_PROVIDERS_DECLARED", f"{F}/spec.md"), *unread] if with_block else []
+    assert found == expected
+    host = AnalysisHost("/repo", MemoryReader(dict(files)))
+    assert sorted((f.code, f.path) for f in host.snapshot().findings()) == expected
+    assert host.snapshot().is_gemstack() is with_block
+
+
+def test_the_host_follows_the_repository_becoming_gemstack_and_back() -> None:
+    """An edit in one feature that adds (then removes) the only Gemstack block changes the
+    other feature's findings in the editor, as a fresh analysis would."""
+    reader = MemoryReader(_mixed(False))
+    host = AnalysisHost("/repo", reader)
+    assert list(host.snapshot().findings()) == []
+    for text in (SPEC_KIT[f"{F}/spec.md"] + GEMSTACK_BLOCK, SPEC_KIT[f"{F}/spec.md"]):
+        host.set_buffer(f"{F}/spec.md", text)
+        snapshot = host.snapshot()
+        fresh = analyze(GemstackRepo("/repo", MemoryReader({**_mixed(False), f"{F}/spec.md": text})))
+        assert list(snapshot.findings()) == fresh
+
+
+def test_a_feature_of_a_spec_kit_repository_reads_only_its_own_files(tmp_path: Path) -> None:
+    """Deciding that a spec-kit repository is not a Gemstack one reads every feature once, in
+    its own unit: no unit depends on another feature's files (a keystroke in one feature
+    re-analyses that feature, not all of them), whatever the feature count."""
+    from gemstack_lsp.fs import DiskReader
+
+    for n in range(40):
+        folder = tmp_path / "specs" / f"{n:03d}-feature"
+        folder.mkdir(parents=True)
+        (folder / "spec.md").write_text("# Feature Specification: x\n", "utf-8")
+        (folder / "tasks.md").write_text("# Tasks\n\n- [ ] T001 Do it\n", "utf-8")
+    host = AnalysisHost(str(tmp_path), DiskReader(tmp_path))
+    snapshot = host.snapshot()
+    assert list(snapshot.findings()) == []
+    for key in snapshot.units():
+        stored = host.fresh(key)
+        assert stored is not None
+        others = [d for d in stored.deps if d.startswith("specs/") and key and not d.startswith(f"specs/{key}/")]
+        assert others == [], (key, others)

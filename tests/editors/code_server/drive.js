@@ -58,6 +58,13 @@ async function runCommand(page, title) {
   const deadline = Date.now() + 10000;
   while (Date.now() < deadline && !(await firstRow(page)).startsWith(title)) await sleep(200);
   await page.keyboard.press("Enter");
+  // A busy workbench may ignore that Enter and leave the palette open on the typed command (a
+  // command that opens a picker of its own changes the input): press Enter again then.
+  for (let again = 0; again < 3; again++) {
+    await sleep(700);
+    if (!(await dialogHolds(page, `>${title}`))) break;
+    await page.keyboard.press("Enter");
+  }
 }
 
 async function activeTab(page) {

@@ -63,6 +63,7 @@ async function runCommand(page, title) {
   for (let again = 0; again < 3; again++) {
     await sleep(700);
     if (!(await dialogHolds(page, `>${title}`))) break;
+    enteredAgain.push(title);
     await page.keyboard.press("Enter");
   }
 }
@@ -72,6 +73,21 @@ async function activeTab(page) {
     const tab = document.querySelector(".editor-group-container.active .tab.active, .tabs-container .tab.active");
     return tab ? tab.getAttribute("aria-label") || tab.textContent || "" : "";
   });
+}
+
+// Whether the active editor is the file at `rel`: its tab names the file, and, for a file in a
+// folder, its breadcrumbs name the folders (the demo has several spec.md: a tab named spec.md
+// may be another feature's).
+async function showing(page, rel) {
+  const parts = rel.split("/");
+  if (!(await activeTab(page)).startsWith(parts[parts.length - 1])) return false;
+  if (parts.length === 1) return true;
+  const crumbs = await page.evaluate(() =>
+    [...document.querySelectorAll(".editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item")]
+      .map((e) => (e.textContent || "").trim())
+      .join("/"),
+  );
+  return crumbs.includes(rel);
 }
 
 // Whether "File: Open File..."'s list shows an entry named `name` (the typed folder is read).
@@ -85,24 +101,30 @@ async function dialogLists(page, name) {
   );
 }
 
-// Whether "File: Open File..." is still open with `value` typed in it.
+// Whether a quick input (the palette, "File: Open File...") is still open with `value` typed in
+// it and has the keyboard: an Enter pressed then can only go to it. (A closed widget keeps its
+// last value in the DOM; an Enter meant for it must never reach the editor behind it.)
 async function dialogHolds(page, value) {
   return page.evaluate((wanted) => {
     const widget = document.querySelector(".quick-input-widget");
     const input = document.querySelector(".quick-input-widget .quick-input-box input");
-    return !!widget && widget.style.display !== "none" && !!input && input.value === wanted;
+    const style = widget && getComputedStyle(widget);
+    const shown = !!style && style.display !== "none" && style.visibility !== "hidden" && widget.getBoundingClientRect().height > 0;
+    return shown && !!input && document.activeElement === input && input.value === wanted;
   }, value);
 }
 
 // Files the driver could not bring up in an editor (with what the active tab showed instead).
 const openFailures = [];
+// Commands and files whose Enter the busy workbench ignored, and which got it again.
+const enteredAgain = [];
 // Files that opened only on a later attempt (how often the retry is needed, for the record).
 const openRetries = [];
 
 async function openFile(page, rel, line) {
   // "File: Open File..." is code-server's simple file dialog: type the absolute path. On a
   // loaded machine the dialog may still be completing a path when Enter arrives (and open
-  // another file or a folder): check the active tab names the file, and try again if not.
+  // another file or a folder): check the active editor is the file, and try again if not.
   const folder = new URL(url).searchParams.get("folder");
   const name = path.basename(rel);
   const target = path.join(folder, rel);
@@ -125,14 +147,15 @@ async function openFile(page, rel, line) {
     // open on the typed path. Press Enter again then, rather than start over.
     const until = Date.now() + 8000 + attempt * 4000;
     let entered = Date.now();
-    while (Date.now() < until && !(await activeTab(page)).startsWith(name)) {
+    while (Date.now() < until && !(await showing(page, rel))) {
       await sleep(250);
       if (Date.now() - entered > 1500 && (await dialogHolds(page, target))) {
+        enteredAgain.push(rel);
         await page.keyboard.press("Enter");
         entered = Date.now();
       }
     }
-    opened = (await activeTab(page)).startsWith(name);
+    opened = await showing(page, rel);
   }
   if (!opened) openFailures.push({ file: rel, activeTab: await activeTab(page) });
   else if (attempt > 1) openRetries.push({ file: rel, attempts: attempt });
@@ -546,6 +569,7 @@ async function goToLine(page, line) {
     }
     result.open_failures = openFailures;
     result.open_retries = openRetries;
+    result.entered_again = enteredAgain;
     result.ok = true;
   } catch (error) {
     result.error = String(error && error.stack ? error.stack : error);

@@ -101,17 +101,26 @@ async function dialogLists(page, name) {
   );
 }
 
-// Whether a quick input (the palette, "File: Open File...") is still open with `value` typed in
-// it and has the keyboard: an Enter pressed then can only go to it. (A closed widget keeps its
-// last value in the DOM; an Enter meant for it must never reach the editor behind it.)
-async function dialogHolds(page, value) {
+// The quick input (the palette, "File: Open File...", Go to Line): whether it is shown, and
+// whether it has the keyboard with a value starting with `prefix` (a closed widget keeps its
+// last value in the DOM; keys meant for it must never reach the editor behind it).
+async function quickInput(page, prefix) {
   return page.evaluate((wanted) => {
     const widget = document.querySelector(".quick-input-widget");
     const input = document.querySelector(".quick-input-widget .quick-input-box input");
     const style = widget && getComputedStyle(widget);
-    const shown = !!style && style.display !== "none" && style.visibility !== "hidden" && widget.getBoundingClientRect().height > 0;
-    return shown && !!input && document.activeElement === input && input.value === wanted;
-  }, value);
+    const shown =
+      !!style && style.display !== "none" && style.visibility !== "hidden" && widget.getBoundingClientRect().height > 0;
+    const ready = shown && !!input && document.activeElement === input && input.value.startsWith(wanted);
+    return { shown, ready, value: input ? input.value : "" };
+  }, prefix);
+}
+
+// Whether a quick input is still open on exactly `value`, with the keyboard: an Enter pressed
+// then can only go to it.
+async function dialogHolds(page, value) {
+  const state = await quickInput(page, value);
+  return state.ready && state.value === value;
 }
 
 // Files the driver could not bring up in an editor (with what the active tab showed instead).
@@ -147,7 +156,9 @@ async function openFile(page, rel, line) {
     // open on the typed path. Press Enter again then, rather than start over.
     const until = Date.now() + 8000 + attempt * 4000;
     let entered = Date.now();
-    while (Date.now() < until && !(await showing(page, rel))) {
+    // The file may be the active editor already: it is open once the dialog has closed too.
+    const done = async () => (await showing(page, rel)) && !(await quickInput(page, "")).shown;
+    while (Date.now() < until && !(await done())) {
       await sleep(250);
       if (Date.now() - entered > 1500 && (await dialogHolds(page, target))) {
         enteredAgain.push(rel);
@@ -155,7 +166,7 @@ async function openFile(page, rel, line) {
         entered = Date.now();
       }
     }
-    opened = await showing(page, rel);
+    opened = await done();
   }
   if (!opened) openFailures.push({ file: rel, activeTab: await activeTab(page) });
   else if (attempt > 1) openRetries.push({ file: rel, attempts: attempt });
@@ -164,11 +175,21 @@ async function openFile(page, rel, line) {
 }
 
 async function goToLine(page, line) {
-  await page.keyboard.press("Control+G");
-  await sleep(400);
-  await page.keyboard.type(String(line));
-  await page.keyboard.press("Enter");
-  await sleep(500);
+  // Type the line only once Go to Line's box (":") has the keyboard: typed into the editor,
+  // the digits and the Enter would edit the document.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.keyboard.press("Control+G");
+    const until = Date.now() + 5000;
+    while (Date.now() < until && !(await quickInput(page, ":")).ready) await sleep(100);
+    if ((await quickInput(page, ":")).ready) {
+      await page.keyboard.type(String(line));
+      await page.keyboard.press("Enter");
+      await sleep(500);
+      return;
+    }
+    enteredAgain.push(`Go to Line ${line}`);
+    if ((await quickInput(page, "")).shown) await page.keyboard.press("Escape");
+  }
 }
 
 (async () => {

@@ -209,7 +209,7 @@ def test_authoring_features_in_vscode(tmp_path: Path) -> None:
             "name": "range formatted",
             "file": SPEC10,
             "contains": '"id": "summarize-findings",\n',
-            "press": ["Control+G", *str(billable_line), "Enter", "Control+L", ">Format Selection", "Control+S"],
+            "press": [f":{billable_line}", "Control+L", ">Format Selection", "Control+S"],
         },
         # Format Document on the other squeezed block, then saved (Ctrl+S again until the disk
         # has it; format again with the save while it does not).

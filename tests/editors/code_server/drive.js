@@ -419,7 +419,9 @@ async function goToLine(page, line) {
             // Keys that make it happen (e.g. a save), pressed again every 4 s while it does not.
             if ((step.press || []).length > 0 && Date.now() >= pressed + 4000) {
               for (const key of step.press) {
+                // ">Title": a palette command; ":N": Go to Line N (typed only into its box).
                 if (key.startsWith(">")) await runCommand(page, key.slice(1));
+                else if (/^:[0-9]+$/.test(key)) await goToLine(page, Number(key.slice(1)));
                 else await page.keyboard.press(key);
                 await sleep(150);
               }

@@ -35,6 +35,17 @@ class SecretPattern:
     kind: str
     pattern: re.Pattern[str]
     source: str
+    #: The literal every match starts with: a text without it holds no match (``gate``).
+    prefix: str = ""
+    #: True when the pattern ignores case (``prefix`` is then looked for in the lowered text).
+    folded: bool = False
+
+    def gate(self, text: str, lowered: str) -> bool:
+        """False when ``text`` cannot hold a match: its prefix is absent (found by ``in``, the
+        fastest search there is; ``lowered`` is ``text.lower()`` for a case-ignoring pattern:
+        none of the letters of "bearer" has another character that folds to it, and a
+        character that lowers to one of them is at worst a false alarm that runs the pattern)."""
+        return self.prefix in (lowered if self.folded else text)
 
 
 PRIVATE_KEY = "private key"
@@ -45,32 +56,42 @@ _LABEL = frozenset(" ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 #: The capsule audit's patterns (the reference's list, in its order; the first hit names the kind).
 #: The private-key entry's expression is only documentation: ``private_keys`` does its search.
 CAPSULE: tuple[SecretPattern, ...] = (
-    SecretPattern("AWS access key", re.compile(r"AKIA[0-9A-Z]{16}"), "/AKIA[0-9A-Z]{16}/"),
-    SecretPattern("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9_]{36,}"), "/gh[pousr]_[A-Za-z0-9_]{36,}/"),
-    SecretPattern("API secret key", re.compile(r"sk-[A-Za-z0-9_-]{20,}"), "/sk-[A-Za-z0-9_-]{20,}/"),
-    SecretPattern("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{30,}"), "/AIza[0-9A-Za-z_-]{30,}/"),
+    SecretPattern("AWS access key", re.compile(r"AKIA[0-9A-Z]{16}"), "/AKIA[0-9A-Z]{16}/", "AKIA"),
+    SecretPattern("GitHub token", re.compile(r"gh[pousr]_[A-Za-z0-9_]{36,}"), "/gh[pousr]_[A-Za-z0-9_]{36,}/", "gh"),
+    SecretPattern("API secret key", re.compile(r"sk-[A-Za-z0-9_-]{20,}"), "/sk-[A-Za-z0-9_-]{20,}/", "sk-"),
+    SecretPattern("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{30,}"), "/AIza[0-9A-Za-z_-]{30,}/", "AIza"),
     SecretPattern(
         "Bearer token",
         re.compile(rf"Bearer{JS_WS_CLASS}+[A-Za-z0-9\-._~+/]+=*", re.IGNORECASE),
         r"/Bearer\s+[A-Za-z0-9\-._~+/]+=*/i",
+        "bearer",
+        folded=True,
     ),
     SecretPattern(
-        PRIVATE_KEY, re.compile(r"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY-----"), "/-----BEGIN[ A-Z0-9_-]*PRIVATE KEY-----/"
+        PRIVATE_KEY,
+        re.compile(r"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY-----"),
+        "/-----BEGIN[ A-Z0-9_-]*PRIVATE KEY-----/",
+        "-----BEGIN",
     ),
 )
 
 #: The cost-ledger audit's patterns (the reference's, with its JavaScript sources as messages print them).
 LEDGER: tuple[SecretPattern, ...] = (
-    SecretPattern("API secret key", re.compile(r"sk-[a-zA-Z0-9_-]{16,}"), "/sk-[a-zA-Z0-9_-]{16,}/"),
-    SecretPattern("GitHub token", re.compile(r"ghp_[a-zA-Z0-9]{20,}"), "/ghp_[a-zA-Z0-9]{20,}/"),
+    SecretPattern("API secret key", re.compile(r"sk-[a-zA-Z0-9_-]{16,}"), "/sk-[a-zA-Z0-9_-]{16,}/", "sk-"),
+    SecretPattern("GitHub token", re.compile(r"ghp_[a-zA-Z0-9]{20,}"), "/ghp_[a-zA-Z0-9]{20,}/", "ghp_"),
     SecretPattern(
         "Bearer token",
         re.compile(rf"Bearer{JS_WS_CLASS}+[a-zA-Z0-9._-]{{16,}}", re.IGNORECASE),
         "/Bearer\\s+[a-zA-Z0-9._-]{16,}/i",
+        "bearer",
+        folded=True,
     ),
-    SecretPattern("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{30,}"), "/AIza[0-9A-Za-z-_]{30,}/"),
+    SecretPattern("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{30,}"), "/AIza[0-9A-Za-z-_]{30,}/", "AIza"),
     SecretPattern(
-        PRIVATE_KEY, re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), "/-----BEGIN [A-Z ]*PRIVATE KEY-----/"
+        PRIVATE_KEY,
+        re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
+        "/-----BEGIN [A-Z ]*PRIVATE KEY-----/",
+        "-----BEGIN ",
     ),
 )
 
@@ -111,6 +132,8 @@ def private_keys(text: str) -> Iterator[tuple[int, int]]:
 
 def search(pattern: SecretPattern, text: str) -> bool:
     """True when ``pattern`` matches somewhere in ``text`` (linear time for every pattern)."""
+    if not pattern.gate(text, text.lower() if pattern.folded else ""):
+        return False
     if pattern.kind == PRIVATE_KEY and pattern in CAPSULE:
         return next(private_keys(text), None) is not None
     return pattern.pattern.search(text) is not None
@@ -141,21 +164,22 @@ def _pem_block_end(text: str, after: int) -> int:
     return len(text) if close < 0 else close + len("-----")
 
 
-#: What every pattern of ``REDACTED`` starts with (its literal prefix; ``Bearer`` with the same
-#: case folding): a text none of them occurs in holds no secret. One search for all of them is
-#: the cheaper answer for a short text (a message, a name); a long one is searched pattern by
-#: pattern, where each literal is found fastest.
-_ANY_PREFIX = re.compile(r"AKIA|gh[pousr]_|sk-|AIza|(?i:bearer)|-----BEGIN")
-_PREFILTERED = 512
-
-
 def secret_spans(text: str) -> list[SecretSpan]:
     """Every part of ``text`` some audit would call a secret, merged and in order; a private
-    key runs through its ``END`` line. Linear in ``len(text)`` (times the number of patterns)."""
-    if len(text) <= _PREFILTERED and _ANY_PREFIX.search(text) is None:
-        return []
+    key runs through its ``END`` line. Linear in ``len(text)`` (times the number of patterns).
+
+    A pattern runs only where its literal prefix occurs (``SecretPattern.gate``): a message
+    sent to the editor is some kilobytes with no secret, and the two case-ignoring ``Bearer``
+    patterns alone cost 90 µs over 8 kB, where looking for the six prefixes costs some 25."""
     found: list[SecretSpan] = []
+    lowered = text.lower()
+    present: dict[str, bool] = {}  # the audits share their prefixes: each is looked for once
     for pattern in REDACTED:
+        gate = present.get(pattern.prefix)
+        if gate is None:
+            gate = present[pattern.prefix] = pattern.gate(text, lowered)
+        if not gate:
+            continue
         if pattern.kind == PRIVATE_KEY:
             matches = (
                 private_keys(text)

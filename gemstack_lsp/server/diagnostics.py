@@ -185,7 +185,7 @@ def changed_groups(new: Mapping[str, tuple[Finding, ...]], old: Mapping[str, tup
 class _Step:
     """What one trip of an analysis's second phase did (``_Trip.rest``)."""
 
-    #: How many units were pending when the phase began.
+    #: How many units were pending when the trip began (after the first one's units).
     total: int
     #: The units still pending.
     remaining: list[str]
@@ -212,19 +212,20 @@ class _Trip:
     encoding: Encoding
     language: Language
 
-    def first(
-        self, units: list[str], open_paths: set[str]
-    ) -> tuple[dict[str, tuple[Finding, ...]], dict[str, FileReport]]:
-        """The open documents' units, computed; the files among theirs and the open ones that changed."""
+    def first(self, units: list[str], open_paths: set[str]) -> _Step:
+        """The open documents' units, computed; the files among theirs and the open ones that
+        changed; what is left pending, and the revision's findings when nothing is (a
+        keystroke's usual case: its analysis is then one trip)."""
         self.snap.compute(units)
-        return self._converted(open_paths | set(self.host.paths_of(units)))
+        changed, reports = self._converted(open_paths | set(self.host.paths_of(units)))
+        pending = self.snap.pending()
+        groups = None if pending or self.st.dirty else self.snap.findings_by_path()
+        return _Step(len(pending), pending, changed, reports, groups)
 
-    def rest(self, pending: list[str] | None) -> _Step:
-        """One slice of the units still pending (``None``: whatever the snapshot has pending)."""
-        if pending is None:
-            pending = self.snap.pending()
+    def rest(self, pending: list[str]) -> _Step:
+        """One slice of the units still pending."""
         total = len(pending)
-        computed = _slice(self.st, self.snap, pending) if pending else []
+        computed = _slice(self.st, self.snap, pending)
         remaining = pending[len(computed) :]
         changed, reports = self._converted(set(self.host.paths_of(computed))) if computed else ({}, {})
         groups = None if remaining or self.st.dirty else self.snap.findings_by_path()
@@ -274,6 +275,9 @@ class Diagnostics:
         #: The analysis thread: one, so analyses never compete with each other.
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gemstack-analysis")
         self._sweeper: asyncio.Task[None] | None = None
+        #: The looks at the disk a change notification started (``_sweep_now``), while they run:
+        #: what they find belongs to that notification, so ``current`` waits for them.
+        self._sweeps: set[asyncio.Task[None]] = set()
         #: Called with (root, the files whose findings changed) after each whole analysis
         #: that changed any (lenses depend on other files' findings).
         self.listeners: list[Callable[[str, frozenset[str]], None]] = []
@@ -389,8 +393,9 @@ class Diagnostics:
         """One analysis of a snapshot; ``False`` when a newer edit made it obsolete.
 
         Each trip to the analysis thread computes and converts together (``_Trip``): a trip
-        costs some 120 µs of CPU in thread hand-overs alone, and a keystroke makes two (the
-        open documents' units, then whatever else the edit outdated), where it made four."""
+        costs some 120 µs of CPU in thread hand-overs alone. A keystroke makes one when the
+        edit outdated nothing beyond the open documents' units (the usual case: the first
+        trip then brings the revision's findings back too), where it made four."""
         host = self.session.host(st.root)
         trip = _Trip(
             host,
@@ -406,38 +411,30 @@ class Diagnostics:
         # Phase 1: what the user is looking at.
         first = self._first_units(st, snap)
         open_paths = {d.rel for d in self.session.documents.values() if d.root == st.root and d.rel}
-        changed, reports = await loop.run_in_executor(
-            self.executor, _stoppable, st.obsolete, trip.first, first, open_paths
-        )
+        step = await loop.run_in_executor(self.executor, _stoppable, st.obsolete, trip.first, first, open_paths)
         if st.dirty or not snap.current:
             return False
-        if changed:
-            self._deliver(st, snap, reports, versions, complete=False, groups=changed)
+        if step.changed:
+            self._deliver(st, snap, step.reports, versions, complete=False, groups=step.changed)
         st.first_done = max(st.first_done, covers)
         await self._notify(st)
 
         # Phase 2: everything else, in slices that stop at the next edit; the trip that finds
         # nothing left brings the revision's findings back with it.
-        progress: str | None = None
-        total = done = 0
-        pending: list[str] | None = None
-        groups: Mapping[str, tuple[Finding, ...]] | None = None
+        pending, groups = step.remaining, step.groups
+        total = len(pending)
+        progress = await self._begin_progress(total) if total >= PROGRESS_UNITS else None
         try:
             while groups is None:
                 if st.dirty:
                     return False
                 step = await loop.run_in_executor(self.executor, _stoppable, st.obsolete, trip.rest, pending)
-                if pending is None:
-                    total = step.total
-                    if total >= PROGRESS_UNITS:
-                        progress = await self._begin_progress(total)
                 pending, groups = step.remaining, step.groups
-                done = total - len(pending)
                 if st.dirty or not snap.current:
                     return False
                 if step.changed:
                     self._deliver(st, snap, step.reports, versions, complete=False, groups=step.changed)
-                self._report_progress(progress, done, total)
+                self._report_progress(progress, total - len(pending), total)
         finally:
             self._end_progress(progress)
         changed_paths = changed_groups(groups, st.groups)
@@ -468,10 +465,19 @@ class Diagnostics:
 
     async def current(self, root: str, request: int | None = None, *, whole: bool = True) -> RootState:
         """The state of ``root`` once an analysis covering request ``request`` has delivered
-        (``whole``: the entire repository; else the open documents' features)."""
+        (``whole``: the entire repository; else the open documents' features).
+
+        A look at the disk that a change notification started is part of that change: it is
+        awaited first, and what it scheduled is waited for too."""
+        swept = False
+        while self._sweeps:
+            swept = True
+            await asyncio.gather(*self._sweeps, return_exceptions=True)
         st = self.state(root)
         if request is None:
             request = st.requested if st.requested else self.schedule(root)
+        elif swept:
+            request = max(request, st.requested)
         if st.done is None:
             st.done = asyncio.Condition()
         async with st.done:
@@ -751,7 +757,9 @@ class Diagnostics:
             await self._sweep()
 
     def _sweep_now(self) -> None:
-        asyncio.get_running_loop().create_task(self._sweep())
+        task = asyncio.get_running_loop().create_task(self._sweep())
+        self._sweeps.add(task)
+        task.add_done_callback(self._sweeps.discard)
 
     async def _sweep(self) -> None:
         loop = asyncio.get_running_loop()

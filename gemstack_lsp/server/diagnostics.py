@@ -13,6 +13,11 @@ settings). An analysis takes the host's snapshot and works in two phases:
    before the interruption are kept by the host: no work is lost, only obsolete work is
    dropped.
 
+Each trip to the analysis thread computes and converts together (``_Trip``), and the first
+trip also brings back the revision's findings when nothing else is stale: a keystroke that
+outdates only the open documents' units costs one trip (a trip's thread hand-overs alone are
+some 120 µs of CPU).
+
 A result for an older revision is never published. Results are kept per file and compared with
 what the client has (marksman): only files whose findings changed are converted and sent, each
 with the version of the buffer it was computed from, so versions never go backwards.
@@ -183,7 +188,7 @@ def changed_groups(new: Mapping[str, tuple[Finding, ...]], old: Mapping[str, tup
 
 @dataclass(frozen=True)
 class _Step:
-    """What one trip of an analysis's second phase did (``_Trip.rest``)."""
+    """What one trip to the analysis thread did (``_Trip.first`` or ``_Trip.rest``)."""
 
     #: How many units were pending when the trip began (after the first one's units).
     total: int

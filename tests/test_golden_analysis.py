@@ -29,6 +29,7 @@ if str(REPO) not in sys.path:  # the bench package (the workspace builder) lives
 
 from bench.workspace import write  # noqa: E402
 from gemstack_lsp.core.blocks import blocks_of  # noqa: E402
+from gemstack_lsp.core.blocks.base import BlockResult  # noqa: E402
 from gemstack_lsp.core.jsonspan import JsonArray, JsonBool, JsonNull, JsonNumber, JsonObject, JsonString  # noqa: E402
 from gemstack_lsp.core.markdown import reference_blocks, reference_only_blocks, scan_fences  # noqa: E402
 from gemstack_lsp.core.memo import Memo  # noqa: E402
@@ -43,6 +44,10 @@ REPOSITORIES = ("gemstack-reference/repo", "upstream-010", "upstream-013", "upst
 #: Features of the bench workspace (distinct texts, as the benchmarks read them).
 BENCH_FEATURES = 12
 NOW = dt.datetime(2026, 12, 3, tzinfo=dt.UTC)
+
+
+#: The places an item read as plain values makes on demand (``TestMatrixEntry``, ``TestBinding``).
+_PLACES = ("span", "id_span", "test_id_span", "file_span", "node")
 
 
 def plain(value: Any) -> Any:
@@ -66,9 +71,16 @@ def plain(value: Any) -> Any:
     if isinstance(value, JsonNull):
         return {"null": None, "span": plain(value.span)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {"@": type(value).__name__} | {
-            f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "segment_starts"
-        }
+        names = [f.name for f in dataclasses.fields(value) if f.name != "segment_starts"]
+        if "source" in names and "index" in names:
+            # An item that makes its place on demand (read from a block as plain values) is
+            # pictured by its place, as an item that kept it: its node and spans.
+            names = [n for n in names if n not in ("source", "index")]
+            names += [n for n in _PLACES if hasattr(value, n)]
+        # A result that parses its tree on first use (``MovedResult``, a plain read) is a
+        # ``BlockResult`` in every field.
+        kind = "BlockResult" if isinstance(value, BlockResult) else type(value).__name__
+        return {"@": kind} | {n: plain(getattr(value, n)) for n in names}
     if isinstance(value, enum.Enum):
         return value.name
     if isinstance(value, tuple | list | frozenset | set):

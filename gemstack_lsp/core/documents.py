@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
+from gemstack_lsp.core.blocks.base import NOT_PLAIN
 from gemstack_lsp.core.blocks.contracts import FrozenContract, Violation, compare_phase, effective_contracts
 from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit, contained
 from gemstack_lsp.core.hashing import hash_text
@@ -285,8 +286,15 @@ def _matrix_ids(spec: DocumentBlocks) -> set[str] | None:
     """The test ids the spec's matrix declares (every entry with a string id, valid or not);
     ``None`` when there is no matrix to check against (absent, not an array, or an array cut
     short by a syntax error: the entries after the error are unknown, not missing)."""
+    if not spec.test_matrix.present:
+        return None
+    plain = spec.test_matrix.plain_value  # the values the block was read as: no tree is made
+    if plain is not NOT_PLAIN:
+        if not isinstance(plain, list):
+            return None
+        return {item["id"] for item in plain if isinstance(item, dict) and isinstance(item.get("id"), str)} or None
     root = spec.test_matrix.value_tree  # values only: a moved matrix is not parsed again
-    if not spec.test_matrix.present or not isinstance(root, JsonArray) or not root.complete:
+    if not isinstance(root, JsonArray) or not root.complete:
         return None
     ids = set()
     for item in root.items:

@@ -197,7 +197,9 @@ class JsonArray(_LazySpan):
 JsonNode: TypeAlias = JsonObject | JsonArray | JsonString | JsonNumber | JsonBool | JsonNull
 
 
-_MAX_EXACT_INT_DIGITS = 400
+#: The longest integer kept exact (longer ones are read as floats, as a double would hold them).
+MAX_EXACT_INT_DIGITS = 400
+_MAX_EXACT_INT_DIGITS = MAX_EXACT_INT_DIGITS
 
 #: The deepest nesting ``capsule.canonical.parse_json`` reads (``too_deep``). This parser has
 #: no limit, as ``JSON.parse`` has none, and every walk over its trees is iterative; the capsule

@@ -286,6 +286,10 @@ class MovedResult(BlockResult[T]):
     def value_tree(self) -> JsonNode | None:
         return self.__dict__["_kept"].value_tree  # type: ignore[no-any-return]
 
+    @property
+    def plain_value(self) -> Any:
+        return self.__dict__["_kept"].plain_value
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BlockResult):
             return NotImplemented

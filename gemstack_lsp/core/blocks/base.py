@@ -20,6 +20,8 @@ from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_trim_end, js_trim_start
 from gemstack_lsp.core.jsonspan import (
+    MAX_EXACT_INT_DIGITS,
+    MAX_VALUES,
     JsonArray,
     JsonNode,
     JsonObject,
@@ -32,7 +34,7 @@ from gemstack_lsp.core.jsonspan import (
     to_python_within,
 )
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
-from gemstack_lsp.core.memo import active_memo, per_piece
+from gemstack_lsp.core.memo import active_memo, per_piece, per_text
 from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
@@ -65,6 +67,13 @@ class BlockResult(Generic[T]):
         be those of an earlier place of the same block (``blocks.MovedResult``); ``root`` has
         the spans of this one."""
         return self.root
+
+    @property
+    def plain_value(self) -> Any:
+        """The block's JSON as plain values when it was read that way (``read_block(...,
+        plain=True)``: valid JSON, no repeated key), without making its tree; ``NOT_PLAIN``
+        otherwise (then read ``value_tree``)."""
+        return NOT_PLAIN
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,29 @@ class BlockSource:
         return self.json is not None and self.json.ok
 
     @property
+    def plain(self) -> Any:
+        """The block's JSON as plain values, for rules that read values only: the C parser's
+        when the block was read that way (its tree is then made only when a span is asked
+        for), else the tree's values. ``NOT_PLAIN`` when the JSON did not parse."""
+        if isinstance(self.json, _PlainJson):
+            return self.json.plain
+        if not self.parsed:
+            return NOT_PLAIN
+        root = self.root
+        return root.to_python() if root is not None else NOT_PLAIN
+
+    def span_at(self, path: tuple[str | int, ...]) -> Span | None:
+        """The span of the value at ``path`` (the block's fence line when there is none)."""
+        node = node_at(self.root, path)
+        return node.span if node is not None else self.block_span
+
+    def key_span_at(self, path: tuple[str | int, ...], key: str) -> Span | None:
+        """The span of the key ``key`` (its last occurrence) of the object at ``path``."""
+        node = node_at(self.root, path)
+        member = node.member(key) if isinstance(node, JsonObject) else None
+        return member.key.span if member is not None else self.span_at(path)
+
+    @property
     def block_span(self) -> Span | None:
         """The opening fence line of the block that was read."""
         return self.fence.open_span if self.fence is not None else None
@@ -131,6 +163,8 @@ class BlockSource:
 
     def result(self, items: Iterable[T], findings: Iterable[Finding]) -> BlockResult[T]:
         """The parser's result: its items, this source's findings followed by ``findings``."""
+        if isinstance(self.json, _PlainJson):
+            return _PlainResult(self, tuple(items), self.findings + tuple(findings))
         return BlockResult(
             kind=self.info.kind,
             items=tuple(items),
@@ -168,12 +202,40 @@ def array_items(
     return src.result(items, findings)
 
 
-def parse_fence_json(fence: Fence | ReferenceBlock) -> JsonResult:
-    """The JSON of a block's body, trimmed as the reference trims it, with document spans."""
+def _trimmed(fence: Fence | ReferenceBlock) -> tuple[str, int]:
+    """A block's body trimmed as the reference trims it, and how much was cut from its start."""
     body = fence.body
     stripped = js_trim_start(body)
-    lead = len(body) - len(stripped)
-    stripped = js_trim_end(stripped)
+    return js_trim_end(stripped), len(body) - len(stripped)
+
+
+def plain_items(
+    src: BlockSource,
+    code: str,
+    not_array: str,
+    check: Callable[[BlockSource, int, Any, set[str], list[Finding]], T | None],
+) -> BlockResult[T]:
+    """``array_items`` over the block's plain values (``BlockSource.plain``): ``check(src,
+    index, item, ids_seen, findings)`` reads the item's values and places a finding by its path
+    (``BlockSource.span_at``), so a clean block makes no tree."""
+    if not src.parsed:
+        return src.result((), ())
+    items = src.plain
+    if not isinstance(items, list):
+        return src.result((), [src.finding(code, not_array, src.span_at(()))])
+    findings: list[Finding] = []
+    out: list[T] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        checked = check(src, i, item, seen, findings)
+        if checked is not None:
+            out.append(checked)
+    return src.result(out, findings)
+
+
+def parse_fence_json(fence: Fence | ReferenceBlock) -> JsonResult:
+    """The JSON of a block's body, trimmed as the reference trims it, with document spans."""
+    stripped, lead = _trimmed(fence)
     base = fence.contiguous_base
     if base is not None:
         return _parse_at(stripped, base + lead)
@@ -208,8 +270,15 @@ def read_block(
     text: str,
     info: BlockKindInfo,
     fences: Sequence[Fence] | None = None,
+    *,
+    plain: bool = False,
 ) -> BlockSource:
-    """Locate and parse the block of ``info.kind`` in one document (see the module docstring)."""
+    """Locate and parse the block of ``info.kind`` in one document (see the module docstring).
+
+    With ``plain``, a block whose JSON the C parser reads with no repeated key (nearly every
+    block) is read as plain values (``BlockSource.plain``) and its tree with spans is made only
+    when something asks for it (a finding's place, an item's span, a request): a clean
+    analysis makes none. Any other block is parsed with spans at once, as without ``plain``."""
     found = tuple(fences) if fences is not None else fences_of_kind(text, info.kind)
     found = tuple(f for f in found if f.kind == info.kind)
     if not found:
@@ -226,9 +295,144 @@ def read_block(
             )
         )
     fence = found[0]
+    if plain:
+        value = plain_json(_trimmed(fence)[0])
+        if value is not NOT_PLAIN:
+            return BlockSource(path, info, found, _PlainJson(fence, value), tuple(findings))
     result = parse_fence_json(fence)
     findings.extend(_json_findings(path, info, result, fence.close_span or fence.open_span))
     return BlockSource(path, info, found, result, tuple(findings))
+
+
+#: ``plain_json``'s answer for a text it does not read (and ``BlockSource.plain``'s for a block
+#: whose JSON did not parse).
+NOT_PLAIN: Any = type("NotPlain", (), {"__repr__": lambda self: "NOT_PLAIN", "__slots__": ()})()
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _RepeatedKey  # its finding needs the key's span: the tree is made at once
+    return value
+
+
+def _integer(text: str) -> int | float:
+    # As the tree's numbers (``jsonspan``): exact while Python can read them.
+    return int(text) if len(text) <= MAX_EXACT_INT_DIGITS else float(text)
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+@per_text
+def plain_json(text: str) -> Any:
+    """``text`` as the plain values ``parse_json(text).value.to_python()`` would give, read by
+    the C parser: when the text is valid JSON with no repeated key and no more values than
+    ``jsonspan.MAX_VALUES``; ``NOT_PLAIN`` for any other text (the tree then says why)."""
+    if len(text) >= 2 * MAX_VALUES:
+        return NOT_PLAIN
+    try:
+        return _loads(text, object_pairs_hook=_object, parse_int=_integer, parse_constant=_constant)
+    except (ValueError, RecursionError):
+        return NOT_PLAIN
+
+
+_loads = __import__("json").loads
+
+
+class _PlainJson(JsonResult):
+    """A block's valid JSON read as plain values (``plain``), its tree with spans parsed on
+    first use (``parse_fence_json``): equal, hashed, printed and pickled as that tree's result."""
+
+    plain: Any
+
+    def __init__(self, fence: Fence | ReferenceBlock, plain: Any) -> None:
+        d = self.__dict__
+        d["_fence"] = fence
+        d["_parsed"] = None
+        d["plain"] = plain
+
+    def _parse(self) -> JsonResult:
+        parsed: JsonResult | None = self.__dict__["_parsed"]
+        if parsed is None:
+            parsed = self.__dict__["_parsed"] = parse_fence_json(self.__dict__["_fence"])
+        return parsed
+
+    @property
+    def value(self) -> JsonNode | None:
+        return self._parse().value
+
+    @property
+    def errors(self) -> tuple[Any, ...]:
+        return ()
+
+    @property
+    def duplicate_keys(self) -> tuple[Any, ...]:
+        return ()
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, JsonResult):
+            return NotImplemented
+        return (self.value, self.errors, self.duplicate_keys) == (other.value, other.errors, other.duplicate_keys)
+
+    def __hash__(self) -> int:
+        return hash(self._parse())
+
+    def __repr__(self) -> str:
+        return repr(self._parse())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (JsonResult, (self.value, self.errors, self.duplicate_keys))
+
+
+class _PlainResult(BlockResult[T]):
+    """A parser's result over a block read as plain values: ``root`` (the tree with spans) is
+    parsed on first use; equal in every field to the result over the parsed block."""
+
+    def __init__(self, source: BlockSource, items: tuple[T, ...], findings: tuple[Finding, ...]) -> None:
+        d = self.__dict__
+        d["kind"] = source.info.kind
+        d["items"] = items
+        d["findings"] = findings
+        d["fence"] = source.fence
+        d["present"] = source.present
+        d["_source"] = source
+
+    @property
+    def root(self) -> JsonNode | None:
+        source: BlockSource = self.__dict__["_source"]
+        return source.root
+
+    @property
+    def plain_value(self) -> Any:
+        source: BlockSource = self.__dict__["_source"]
+        return source.plain
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.kind, self.items, self.findings, self.fence, self.root, self.present)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BlockResult):
+            return NotImplemented
+        return self._fields() == (other.kind, other.items, other.findings, other.fence, other.root, other.present)
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return repr(BlockResult(*self._fields()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (BlockResult, self._fields())
 
 
 def read_reference_block(path: str, block: ReferenceBlock, info: BlockKindInfo) -> BlockSource:

@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
     BlockSource,
-    array_items,
-    js_truthy_string,
+    plain_items,
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.frozen import direct_init
-from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
@@ -49,10 +49,54 @@ class TestBinding:
     test_id: str
     runner: str
     file: str
-    span: Span
-    test_id_span: Span
-    file_span: Span
-    node: JsonObject
+    #: The block the binding was read from and its index there: its node and spans are made
+    #: from them when asked for (a block read as plain values has no tree until then).
+    source: BlockSource = field(repr=False, compare=False)
+    index: int = field(repr=False, compare=False)
+
+    @property
+    def node(self) -> JsonObject:
+        root = self.source.root
+        assert isinstance(root, JsonArray)
+        node = root.items[self.index]
+        assert isinstance(node, JsonObject)
+        return node
+
+    @property
+    def span(self) -> Span:
+        return self.node.span
+
+    @property
+    def test_id_span(self) -> Span:
+        key = _test_id_key(self.source.plain[self.index])
+        node = self.node.get(key) if key is not None else None
+        assert node is not None  # a binding has its test id (``_check_item``)
+        return node.span
+
+    @property
+    def file_span(self) -> Span:
+        node = self.node.get("file")
+        assert node is not None  # and its file
+        return node.span
+
+    # Equal when the values and the place are (the place, from the node, is compared last).
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TestBinding):
+            return NotImplemented
+        return (self.test_id, self.runner, self.file) == (other.test_id, other.runner, other.file) and (
+            self.node == other.node
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.test_id, self.runner, self.file))
+
+
+def _test_id_key(obj: dict[str, Any]) -> str | None:
+    """The member ``item.test_id || item.id`` reads: ``test_id`` unless it is missing or falsy
+    and ``id`` is there (``None`` when neither is)."""
+    if ("test_id" not in obj or not obj["test_id"]) and "id" in obj:
+        return "id"
+    return "test_id" if "test_id" in obj else None
 
 
 def _is_absolute(p: str) -> bool:
@@ -67,13 +111,13 @@ def parse_test_bindings(
     canonical_ids: Collection[str] | None = None,
 ) -> BlockResult[TestBinding]:
     """The test bindings of one document (the reference reads them from plan.md)."""
-    return bindings_of(read_block(path, text, INFO, fences), canonical_ids)
+    return bindings_of(read_block(path, text, INFO, fences, plain=True), canonical_ids)
 
 
 def bindings_of(src: BlockSource, canonical_ids: Collection[str] | None = None) -> BlockResult[TestBinding]:
     """The reference's rules over a located bindings block (``read_block`` or ``read_reference_block``)."""
     message = "gemstack-test-bindings must be a JSON array"
-    return array_items(
+    return plain_items(
         src, "BINDINGS_PARSE_ERROR", message, functools.partial(_check_item, canonical_ids=canonical_ids)
     )
 
@@ -81,49 +125,54 @@ def bindings_of(src: BlockSource, canonical_ids: Collection[str] | None = None) 
 def _check_item(
     src: BlockSource,
     i: int,
-    item: JsonNode,
+    item: Any,
     seen: set[str],
     out: list[Finding],
     canonical_ids: Collection[str] | None = None,
 ) -> TestBinding | None:
-    if not isinstance(item, JsonObject | JsonArray):
-        out.append(src.finding("BINDINGS_PARSE_ERROR", f"Binding at index {i} must be an object", item))
+    """The reference's rules over the ``i``-th binding, read as plain values; a finding is
+    placed on the value its rule is about, through the block's tree."""
+
+    def at(*path: str) -> Span | None:
+        return src.span_at((i, *path))
+
+    if not isinstance(item, dict | list):
+        out.append(src.finding("BINDINGS_PARSE_ERROR", f"Binding at index {i} must be an object", at()))
         return None
-    obj = item if isinstance(item, JsonObject) else None
+    obj = item if isinstance(item, dict) else None
     before = len(out)
-    # ``item.test_id || item.id``: the first truthy one.
-    tid_node: JsonNode | None = None
-    if obj is not None:
-        tid_node = obj.get("test_id")
-        if tid_node is None or not tid_node.to_python():
-            alt = obj.get("id")
-            if alt is not None:
-                tid_node = alt
-    test_id = js_truthy_string(tid_node)
+    tid_key = _test_id_key(obj) if obj is not None else None
+    tid_value = obj[tid_key] if obj is not None and tid_key is not None else None
+    test_id = tid_value if isinstance(tid_value, str) and tid_value else None
+
+    def tid_at() -> Span | None:
+        return at(tid_key) if tid_key is not None else at()
+
     if test_id is None:
-        out.append(src.finding("BINDINGS_PARSE_ERROR", f"Binding at index {i} missing test_id", tid_node or item))
+        out.append(src.finding("BINDINGS_PARSE_ERROR", f"Binding at index {i} missing test_id", tid_at()))
     else:
-        assert tid_node is not None
         if canonical_ids and test_id not in canonical_ids:
             message = f'Binding references unknown canonical ID: "{test_id}"'
-            out.append(src.finding("BINDINGS_PARSE_ERROR", message, tid_node, subject=test_id))
+            out.append(src.finding("BINDINGS_PARSE_ERROR", message, tid_at(), subject=test_id))
         if test_id in seen:
             message = f'Duplicate test_id binding detected: "{test_id}"'
-            out.append(src.finding("DUPLICATE_TEST_BINDING", message, tid_node, subject=test_id))
+            out.append(src.finding("DUPLICATE_TEST_BINDING", message, tid_at(), subject=test_id))
         seen.add(test_id)
     shown = test_id if test_id is not None else "undefined"
-    file_node = obj.get("file") if obj is not None else None
-    file = js_truthy_string(file_node)
+    has_file = obj is not None and "file" in obj
+    file_value = obj["file"] if obj is not None and has_file else None
+    file = file_value if isinstance(file_value, str) and file_value else None
     norm = ""
     if file is None:
-        out.append(src.finding("BINDINGS_PARSE_ERROR", f'Binding for "{shown}" missing file', file_node or item))
+        out.append(
+            src.finding("BINDINGS_PARSE_ERROR", f'Binding for "{shown}" missing file', at("file") if has_file else at())
+        )
     else:
         norm = file.replace("\\", "/")
         if _is_absolute(norm) or norm.startswith("../"):
             message = f'Binding file must be repository-relative POSIX path: "{file}"'
-            out.append(src.finding("BINDINGS_PARSE_ERROR", message, file_node, subject=test_id))
-    if len(out) != before or obj is None or test_id is None or tid_node is None or file_node is None:
+            out.append(src.finding("BINDINGS_PARSE_ERROR", message, at("file"), subject=test_id))
+    if len(out) != before or obj is None or test_id is None or not has_file:
         return None
-    runner_node = obj.get("runner")
-    runner = runner_node.value if isinstance(runner_node, JsonString) and runner_node.value else DEFAULT_RUNNER
-    return TestBinding(test_id, runner, norm, obj.span, tid_node.span, file_node.span, obj)
+    runner = obj.get("runner")
+    return TestBinding(test_id, runner if isinstance(runner, str) and runner else DEFAULT_RUNNER, norm, src, i)

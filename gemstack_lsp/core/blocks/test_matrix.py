@@ -10,21 +10,21 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
     BlockSource,
-    array_items,
-    js_string,
+    plain_items,
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.frozen import direct_init
-from gemstack_lsp.core.jscompat import js_property_order, js_trim, json_stringify, utf16_key
-from gemstack_lsp.core.jsonspan import JsonNode, JsonObject, JsonString
+from gemstack_lsp.core.jscompat import UNDEFINED, js_property_order, js_string, js_trim, json_stringify, utf16_key
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span, utf8
 
@@ -61,67 +61,99 @@ class TestMatrixEntry:
     description: str
     pass_criteria: str
     gate: str
-    span: Span
-    id_span: Span
-    node: JsonObject
+    #: The block the entry was read from and its index there: its node and spans are made
+    #: from them when asked for (a block read as plain values has no tree until then).
+    source: BlockSource = field(repr=False, compare=False)
+    index: int = field(repr=False, compare=False)
+
+    @property
+    def node(self) -> JsonObject:
+        root = self.source.root
+        assert isinstance(root, JsonArray)
+        node = root.items[self.index]
+        assert isinstance(node, JsonObject)
+        return node
+
+    @property
+    def span(self) -> Span:
+        return self.node.span
+
+    @property
+    def id_span(self) -> Span:
+        node = self.node.get("id")
+        assert node is not None  # an entry has its id (``_check_item``)
+        return node.span
 
     def record(self) -> dict[str, str]:
         return {k: getattr(self, k) for k in REQUIRED_FIELDS}
 
+    # Equal when the values and the place are (the place, from the node, is compared last).
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TestMatrixEntry):
+            return NotImplemented
+        return self.record() == other.record() and self.node == other.node
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.record().values()))
+
 
 def parse_test_matrix(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[TestMatrixEntry]:
     """The test matrix of one document (the reference reads it from spec.md)."""
-    return matrix_of(read_block(path, text, INFO, fences))
+    return matrix_of(read_block(path, text, INFO, fences, plain=True))
 
 
 def matrix_of(src: BlockSource) -> BlockResult[TestMatrixEntry]:
     """The reference's rules over a located matrix block (``read_block`` or ``read_reference_block``)."""
     message = "gemstack-test-matrix must be a JSON array of test objects"
-    return array_items(src, "TEST_MATRIX_INVALID_SHAPE", message, _check_item)
+    return plain_items(src, "TEST_MATRIX_INVALID_SHAPE", message, _check_item)
 
 
-def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> TestMatrixEntry | None:
-    def bad(message: str, at: JsonNode | JsonString | Span | None, code: str = "TEST_MATRIX_INVALID_SHAPE") -> None:
-        out.append(src.finding(code, message, at or item, subject=subject))
+def _check_item(src: BlockSource, i: int, item: Any, seen: set[str], out: list[Finding]) -> TestMatrixEntry | None:
+    """The reference's rules over the ``i``-th entry, read as plain values; a finding is placed
+    on the value (or the key) its rule is about, through the block's tree."""
+
+    def bad(message: str, at: Span | None, code: str = "TEST_MATRIX_INVALID_SHAPE") -> None:
+        out.append(src.finding(code, message, at, subject=subject))
+
+    def at(*path: str) -> Span | None:
+        return src.span_at((i, *path))
 
     subject: str | None = None
-    if not isinstance(item, JsonObject):
-        bad(f"Item at index {i} in gemstack-test-matrix must be a non-null object", item)
+    if not isinstance(item, dict):
+        bad(f"Item at index {i} in gemstack-test-matrix must be a non-null object", at())
         return None
     before = len(out)
-    id_node = item.get("id")
-    if isinstance(id_node, JsonString) and js_trim(id_node.value):
-        subject = id_node.value
-    keys = item.keys()
-    if not _REQUIRED.issuperset(keys):  # an unknown field (most items have none to look for)
-        for k in js_property_order(keys):
+    tid_value = item.get("id", UNDEFINED)
+    if isinstance(tid_value, str) and js_trim(tid_value):
+        subject = tid_value
+    if not _REQUIRED.issuperset(item):  # an unknown field (most items have none to look for)
+        for k in js_property_order(list(item)):
             if k not in REQUIRED_FIELDS:
-                member = item.member(k)
-                bad(f'Item at index {i} contains unknown field: "{k}"', member.key if member else item)
+                bad(f'Item at index {i} contains unknown field: "{k}"', src.key_span_at((i,), k))
     values: dict[str, str] = {}
     for rf in REQUIRED_FIELDS:
-        node = item.get(rf)
-        if node is None:
-            bad(f'Item at index {i} missing required field: "{rf}"', item)
-        elif not isinstance(node, JsonString) or not js_trim(node.value):
-            bad(f'Item at index {i} field "{rf}" must be a non-empty string', node)
+        value = item.get(rf, UNDEFINED)
+        if value is UNDEFINED:
+            bad(f'Item at index {i} missing required field: "{rf}"', at())
+        elif not isinstance(value, str) or not js_trim(value):
+            bad(f'Item at index {i} field "{rf}" must be a non-empty string', at(rf))
         else:
-            values[rf] = node.value
+            values[rf] = value
     tid = values.get("id")
-    if tid is not None and id_node is not None:
+    if tid is not None:
         if not _ID_RE.fullmatch(tid):
-            bad(f'Item at index {i} has invalid ID "{tid}". Must match {ID_PATTERN}', id_node)
+            bad(f'Item at index {i} has invalid ID "{tid}". Must match {ID_PATTERN}', at("id"))
         if tid in seen:
-            bad(f'Duplicate test ID detected in gemstack-test-matrix: "{tid}"', id_node, "TEST_MATRIX_DUPLICATE_ID")
+            bad(f'Duplicate test ID detected in gemstack-test-matrix: "{tid}"', at("id"), "TEST_MATRIX_DUPLICATE_ID")
         seen.add(tid)
-    shown = tid if tid is not None else js_string(id_node)
+    shown = tid if tid is not None else js_string(tid_value)
     layer = values.get("layer")
     if layer is not None and layer not in LAYERS:
-        bad(f'Item "{shown}" has invalid layer "{layer}". Must be one of: {", ".join(LAYERS)}', item.get("layer"))
+        bad(f'Item "{shown}" has invalid layer "{layer}". Must be one of: {", ".join(LAYERS)}', at("layer"))
     gate = values.get("gate")
     if gate is not None and gate not in GATES:
-        bad(f'Item "{shown}" has invalid gate "{gate}". Must be one of: {", ".join(GATES)}', item.get("gate"))
-    if len(out) != before or id_node is None:
+        bad(f'Item "{shown}" has invalid gate "{gate}". Must be one of: {", ".join(GATES)}', at("gate"))
+    if len(out) != before or "id" not in item:
         return None
     return TestMatrixEntry(
         id=values["id"],
@@ -130,9 +162,8 @@ def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: l
         description=values["description"],
         pass_criteria=values["pass_criteria"],
         gate=values["gate"],
-        span=item.span,
-        id_span=id_node.span,
-        node=item,
+        source=src,
+        index=i,
     )
 
 

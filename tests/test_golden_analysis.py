@@ -46,8 +46,8 @@ BENCH_FEATURES = 12
 NOW = dt.datetime(2026, 12, 3, tzinfo=dt.UTC)
 
 
-#: The places an item read as plain values makes on demand (``TestMatrixEntry``, ``TestBinding``).
-_PLACES = ("span", "id_span", "test_id_span", "file_span", "node")
+#: The places an item read as plain values makes on demand (contracts, matrix entries, bindings).
+_PLACES = ("span", "id_span", "type_span", "test_id_span", "file_span", "node")
 
 
 def plain(value: Any) -> Any:

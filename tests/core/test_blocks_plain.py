@@ -1,5 +1,5 @@
-"""Blocks read as plain values (``read_block(..., plain=True)``: the test matrix and the test
-bindings) give exactly what the same blocks read as trees with spans give, and a clean block
+"""Blocks read as plain values (``read_block(..., plain=True)``: contracts, the test matrix and
+the test bindings) give exactly what the same blocks read as trees with spans give, and a clean block
 makes no tree until something asks for a place."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemstack_lsp.core.blocks import base, test_bindings, test_matrix
+from gemstack_lsp.core.blocks import base, contracts, test_bindings, test_matrix
 from gemstack_lsp.core.blocks.base import NOT_PLAIN, BlockResult, plain_json, read_block
 from gemstack_lsp.core.jsonspan import parse_json
 
@@ -26,6 +26,12 @@ _VALUES = st.one_of(
     st.just({}),
     st.just(1.5),
 )
+_CONTRACT_VALUES = st.one_of(
+    _VALUES,
+    st.sampled_from([*contracts.CONTRACT_TYPES, "FORBIDDEN", "REQUIRED", "c-1", "c-2"]),
+    st.lists(st.sampled_from(["a", " a", "b", "", 1, None]), max_size=4),
+)
+_CONTRACT_KEYS = ["id", "type", "value", "values", "entity", "description"]
 _MATRIX_KEYS = ["id", "category", "layer", "description", "pass_criteria", "gate", "extra"]
 _BINDING_KEYS = ["test_id", "id", "file", "runner", "other"]
 
@@ -33,6 +39,11 @@ _BINDING_KEYS = ["test_id", "id", "file", "runner", "other"]
 def _object(keys: list[str]) -> st.SearchStrategy[str]:
     """An object's text; a key may repeat (the block is then read as a tree)."""
     pairs = st.lists(st.tuples(st.sampled_from(keys), _VALUES), max_size=len(keys) + 1)
+    return pairs.map(lambda ps: "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in ps) + "}")
+
+
+def _contract() -> st.SearchStrategy[str]:
+    pairs = st.lists(st.tuples(st.sampled_from(_CONTRACT_KEYS), _CONTRACT_VALUES), max_size=7)
     return pairs.map(lambda ps: "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in ps) + "}")
 
 
@@ -91,6 +102,19 @@ def test_a_block_read_as_plain_values_gives_what_its_tree_gives(matrix: str, bin
     tree_b = test_bindings.bindings_of(read_block("plan.md", text, test_bindings.INFO), ids)
     assert _seen(plain_b) == _seen(tree_b)
     assert pickle.loads(pickle.dumps(plain_b)) == tree_b
+
+
+@settings(max_examples=300, deadline=None)
+@given(_block(_contract()))
+def test_contracts_read_as_plain_values_give_what_their_tree_gives(block: str) -> None:
+    text = f"# Spec\n\n```gemstack-contracts\n{block}\n```\n"
+    plain = contracts.contracts_of(read_block("spec.md", text, contracts.INFO, plain=True))
+    tree = contracts.contracts_of(read_block("spec.md", text, contracts.INFO))
+    assert _seen(plain) == _seen(tree)
+    assert [f.fixes for f in plain.findings] == [f.fixes for f in tree.findings]
+    for c, t in zip(plain.items, tree.items, strict=True):
+        assert c.to_json() == t.node.to_python() and c.to_json() is not c.to_json()  # a copy each time
+        assert (c.value_span, c.values_span, c.entity_span) == (t.value_span, t.values_span, t.entity_span)
 
 
 def test_a_clean_block_makes_no_tree_until_a_place_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -436,11 +436,15 @@ class _PlainResult(BlockResult[T]):
 
 
 def read_reference_block(path: str, block: ReferenceBlock, info: BlockKindInfo) -> BlockSource:
-    """The block the reference reads (one of ``markdown.reference_blocks``), parsed with spans.
+    """The block the reference reads (one of ``markdown.reference_blocks``), read as plain values
+    when it can be (``read_block(..., plain=True)``), else parsed with spans.
 
     The source has no ``Fence``: a block parser's rules run on it through its ``*_of`` function
     (the capsule reads blocks as the reference does, not as Markdown shows them).
     """
+    value = plain_json(_trimmed(block)[0])
+    if value is not NOT_PLAIN:
+        return BlockSource(path, info, (), _PlainJson(block, value), ())
     result = parse_fence_json(block)
     return BlockSource(path, info, (), result, tuple(_json_findings(path, info, result, block.close_span)))
 

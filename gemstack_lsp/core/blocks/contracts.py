@@ -17,22 +17,13 @@ from gemstack_lsp.core.blocks.base import (
     BlockKindInfo,
     BlockResult,
     BlockSource,
-    array_items,
-    js_string,
+    plain_items,
     read_block,
 )
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.frozen import direct_init
-from gemstack_lsp.core.jscompat import js_strict_equal, js_trim, utf16_key
-from gemstack_lsp.core.jsonspan import (
-    JsonArray,
-    JsonBool,
-    JsonNode,
-    JsonNumber,
-    JsonObject,
-    JsonString,
-    type_name,
-)
+from gemstack_lsp.core.jscompat import UNDEFINED, js_strict_equal, js_string, js_trim, js_typeof, utf16_key
+from gemstack_lsp.core.jsonspan import JsonArray, JsonObject
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
@@ -77,11 +68,48 @@ class FrozenContract:
     values: tuple[str, ...] | None
     entity: str | None
     description: str | None
-    span: Span
-    id_span: Span
-    type_span: Span
-    node: JsonObject
     has_value: bool = False
+    #: The block the contract was read from and its index there: its node and spans are made
+    #: from them when asked for (a block read as plain values has no tree until then).
+    source: BlockSource | None = field(default=None, repr=False, compare=False)
+    index: int = field(default=0, repr=False, compare=False)
+
+    @property
+    def node(self) -> JsonObject:
+        assert self.source is not None
+        root = self.source.root
+        assert isinstance(root, JsonArray)
+        node = root.items[self.index]
+        assert isinstance(node, JsonObject)
+        return node
+
+    @property
+    def span(self) -> Span:
+        return self.node.span
+
+    @property
+    def id_span(self) -> Span:
+        node = self.node.get("id")
+        assert node is not None  # a contract has its id (``_check_item``)
+        return node.span
+
+    @property
+    def type_span(self) -> Span:
+        node = self.node.get("type")
+        assert node is not None  # and its type
+        return node.span
+
+    # Equal when the values and the place are (the place, from the node, is compared last).
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FrozenContract):
+            return NotImplemented
+        return self._values() == other._values() and self.node == other.node
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def _values(self) -> tuple[Any, ...]:
+        return (self.id, self.type, self.value, self.values, self.entity, self.description, self.has_value)
 
     @property
     def value_span(self) -> Span:
@@ -99,8 +127,12 @@ class FrozenContract:
         return node.span if node is not None else self.span
 
     def to_json(self) -> dict[str, Any]:
-        """The contract object as ``JSON.parse`` gives it (every declared key)."""
-        return self.node.to_python()
+        """The contract object as ``JSON.parse`` gives it (every declared key): a copy of the
+        values the block was read as (no tree is made)."""
+        assert self.source is not None
+        value = _copied(self.source.plain[self.index])
+        assert isinstance(value, dict)
+        return value
 
     def normalized_values(self) -> tuple[str, ...] | None:
         """``values`` trimmed and sorted by UTF-16 code units for set-like types (the reference's
@@ -112,146 +144,158 @@ class FrozenContract:
 
 def parse_contracts(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[FrozenContract]:
     """The contracts block of one document (spec.md, plan.md or tasks.md)."""
-    return contracts_of(read_block(path, text, INFO, fences))
+    return contracts_of(read_block(path, text, INFO, fences, plain=True))
 
 
 def contracts_of(src: BlockSource) -> BlockResult[FrozenContract]:
     """The reference's rules over a located contracts block (``read_block`` or ``read_reference_block``)."""
     message = f"{src.info.kind} content must be a JSON array of contract objects"
-    return array_items(src, "CONTRACT_INVALID_SHAPE", message, _check_item)
+    return plain_items(src, "CONTRACT_INVALID_SHAPE", message, _check_item)
 
 
-def _removal_fix(src: BlockSource, i: int, item: JsonNode) -> tuple[Fix, ...]:
+def _copied(value: Any) -> Any:
+    """A copy of plain JSON values (its objects and arrays new; nesting is a contract's, shallow)."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
+
+
+def _removal_fix(src: BlockSource, i: int) -> tuple[Fix, ...]:
     """Remove the repeated contract: from the end of the item before it to its own end, so the
     separating comma goes with it and the array stays valid JSON."""
     root = src.root
     if not isinstance(root, JsonArray) or i == 0:
         return ()
-    removal = Span(root.items[i - 1].span.end, item.span.end)
+    removal = Span(root.items[i - 1].span.end, root.items[i].span.end)
     return (Fix("Remove the duplicate contract", (TextEdit(src.path, removal, ""),)),)
 
 
-def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> FrozenContract | None:
-    if not isinstance(item, JsonObject | JsonArray):
-        out.append(src.finding("CONTRACT_INVALID_SHAPE", "Each contract must be a non-null object", item))
+def _check_item(src: BlockSource, i: int, item: Any, seen: set[str], out: list[Finding]) -> FrozenContract | None:
+    """The reference's rules over the ``i``-th contract, read as plain values; a finding is
+    placed on the value its rule is about (the contract when that value is missing), through
+    the block's tree."""
+
+    def at(key: str | None = None) -> Span | None:
+        return src.span_at((i, key) if key is not None and obj is not None and key in obj else (i,))
+
+    if not isinstance(item, dict | list):
+        out.append(src.finding("CONTRACT_INVALID_SHAPE", "Each contract must be a non-null object", src.span_at((i,))))
         return None
     before = len(out)
-    obj = item if isinstance(item, JsonObject) else None
-    id_node = obj.get("id") if obj is not None else None
-    cid: str | None = None
-    if isinstance(id_node, JsonString) and js_trim(id_node.value):
-        cid = id_node.value
+    obj = item if isinstance(item, dict) else None
+    id_value = obj.get("id", UNDEFINED) if obj is not None else UNDEFINED
+    cid = id_value if isinstance(id_value, str) and js_trim(id_value) else None
+    if cid is None:
+        out.append(src.finding("CONTRACT_INVALID_SHAPE", "Contract missing valid string id", at("id")))
     else:
-        out.append(src.finding("CONTRACT_INVALID_SHAPE", "Contract missing valid string id", id_node or item))
-    if cid is not None and id_node is not None:
         if cid in seen:
             duplicate = src.finding(
-                "CONTRACT_DUPLICATE_ID", f'Duplicate contract ID detected: "{cid}"', id_node, subject=cid
+                "CONTRACT_DUPLICATE_ID", f'Duplicate contract ID detected: "{cid}"', at("id"), subject=cid
             )
-            out.append(duplicate.with_fixes(*_removal_fix(src, i, item)))
+            out.append(duplicate.with_fixes(*_removal_fix(src, i)))
         seen.add(cid)
-    shown_id = cid if cid is not None else js_string(id_node)
-    type_node = obj.get("type") if obj is not None else None
-    ctype = type_node.value if isinstance(type_node, JsonString) and type_node.value in CONTRACT_TYPES else None
+    shown_id = cid if cid is not None else js_string(id_value)
+    type_value = obj.get("type", UNDEFINED) if obj is not None else UNDEFINED
+    ctype = type_value if isinstance(type_value, str) and type_value in CONTRACT_TYPES else None
     if ctype is None:
         out.append(
             src.finding(
                 "CONTRACT_UNKNOWN_TYPE",
-                f'Unknown contract type: "{js_string(type_node)}" on contract "{shown_id}"',
-                type_node or item,
+                f'Unknown contract type: "{js_string(type_value)}" on contract "{shown_id}"',
+                at("type"),
                 subject=cid,
             )
         )
     elif obj is not None:
-        _check_type_rules(src, obj, ctype, shown_id, cid, out)
-    if len(out) != before or obj is None or cid is None or ctype is None or id_node is None or type_node is None:
+        _check_type_rules(src, i, obj, ctype, shown_id, cid, out)
+    if len(out) != before or obj is None or cid is None or ctype is None:
         return None
-    return _contract(obj, cid, ctype, id_node, type_node)
+    return _contract(src, i, obj, cid, ctype)
 
 
 def _check_type_rules(
-    src: BlockSource, obj: JsonObject, ctype: str, shown_id: str, cid: str | None, out: list[Finding]
+    src: BlockSource, i: int, obj: dict[str, Any], ctype: str, shown_id: str, cid: str | None, out: list[Finding]
 ) -> None:
-    def bad(message: str, at: JsonNode | None) -> None:
-        out.append(src.finding("CONTRACT_INVALID_SHAPE", message, at or obj, subject=cid))
+    def bad(message: str, *path: str | int) -> None:
+        # On the value the rule is about; on the contract when that value is missing.
+        span = src.span_at((i, *path)) if path and path[0] in obj else src.span_at((i,))
+        out.append(src.finding("CONTRACT_INVALID_SHAPE", message, span, subject=cid))
 
-    values = obj.get("values")
-    value = obj.get("value")
+    values = obj.get("values", UNDEFINED)
+    value = obj.get("value", UNDEFINED)
     if ctype in ("ENUM_SET", "IDENTITY_TUPLE"):
         enum = ctype == "ENUM_SET"
-        if not isinstance(values, JsonArray):
+        if not isinstance(values, list):
             bad(
                 f'ENUM_SET "{shown_id}" requires a values array'
                 if enum
                 else f'IDENTITY_TUPLE "{shown_id}" requires a values array of dimensions',
-                values,
+                "values",
             )
             return
         seen_values: set[str] = set()
-        for v in values.items:
-            if not isinstance(v, JsonString) or not js_trim(v.value):
+        for j, v in enumerate(values):
+            if not isinstance(v, str) or not js_trim(v):
                 bad(
                     f'ENUM_SET "{shown_id}" contains empty or non-string member'
                     if enum
                     else f'IDENTITY_TUPLE "{shown_id}" contains invalid dimension string',
-                    v,
+                    "values",
+                    j,
                 )
                 continue
-            trimmed = js_trim(v.value)
+            trimmed = js_trim(v)
             if trimmed in seen_values:
                 bad(
-                    f'ENUM_SET "{shown_id}" contains duplicate value "{v.value}"'
+                    f'ENUM_SET "{shown_id}" contains duplicate value "{v}"'
                     if enum
-                    else f'IDENTITY_TUPLE "{shown_id}" contains duplicate dimension "{v.value}"',
-                    v,
+                    else f'IDENTITY_TUPLE "{shown_id}" contains duplicate dimension "{v}"',
+                    "values",
+                    j,
                 )
             seen_values.add(trimmed)
     elif ctype == "PROVENANCE_RULE":
-        entity = obj.get("entity")
-        if not isinstance(entity, JsonString) or not js_trim(entity.value):
-            bad(f'PROVENANCE_RULE "{shown_id}" requires an entity string', entity)
-        if not isinstance(values, JsonArray):
-            bad(f'PROVENANCE_RULE "{shown_id}" requires a values array of provenance fields', values)
+        entity = obj.get("entity", UNDEFINED)
+        if not isinstance(entity, str) or not js_trim(entity):
+            bad(f'PROVENANCE_RULE "{shown_id}" requires an entity string', "entity")
+        if not isinstance(values, list):
+            bad(f'PROVENANCE_RULE "{shown_id}" requires a values array of provenance fields', "values")
             return
-        for v in values.items:
-            if not isinstance(v, JsonString) or not js_trim(v.value):
-                bad(f'PROVENANCE_RULE "{shown_id}" contains invalid field string', v)
+        for j, v in enumerate(values):
+            if not isinstance(v, str) or not js_trim(v):
+                bad(f'PROVENANCE_RULE "{shown_id}" contains invalid field string', "values", j)
     elif ctype == "BOOLEAN_INVARIANT":
-        if not isinstance(value, JsonBool):
-            bad(f'BOOLEAN_INVARIANT "{shown_id}" requires native boolean value, got {type_name(value)}', value)
+        if not isinstance(value, bool):
+            bad(f'BOOLEAN_INVARIANT "{shown_id}" requires native boolean value, got {js_typeof(value)}', "value")
     elif ctype == "BOUNDARY":
-        if not (isinstance(value, JsonString) and value.value in ("FORBIDDEN", "REQUIRED")):
+        if not (isinstance(value, str) and value in ("FORBIDDEN", "REQUIRED")):
             bad(
                 f'BOUNDARY "{shown_id}" value must be strictly "FORBIDDEN" or "REQUIRED", got "{js_string(value)}"',
-                value,
+                "value",
             )
-    elif ctype == "ROADMAP_LIMIT" and not isinstance(value, JsonNumber | JsonString):
-        bad(f'ROADMAP_LIMIT "{shown_id}" value must be a number or string', value)
+    elif ctype == "ROADMAP_LIMIT" and not (
+        isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool))
+    ):
+        bad(f'ROADMAP_LIMIT "{shown_id}" value must be a number or string', "value")
 
 
-def _contract(obj: JsonObject, cid: str, ctype: str, id_node: JsonNode, type_node: JsonNode) -> FrozenContract:
-    value_node = obj.get("value")
-    value: Scalar = None
-    if isinstance(value_node, JsonString | JsonNumber | JsonBool):
-        value = value_node.value
-    values_node = obj.get("values")
-    values: tuple[str, ...] | None = None
-    if isinstance(values_node, JsonArray):
-        values = tuple(v.value if isinstance(v, JsonString) else js_string(v) for v in values_node.items)
-    entity_node = obj.get("entity")
-    description_node = obj.get("description")
+def _contract(src: BlockSource, i: int, obj: dict[str, Any], cid: str, ctype: str) -> FrozenContract:
+    value = obj.get("value", UNDEFINED)
+    values = obj.get("values")
+    entity = obj.get("entity")
+    description = obj.get("description")
     return FrozenContract(
         id=cid,
         type=ctype,
-        value=value,
-        values=values,
-        entity=entity_node.value if isinstance(entity_node, JsonString) else None,
-        description=description_node.value if isinstance(description_node, JsonString) else None,
-        span=obj.span,
-        id_span=id_node.span,
-        type_span=type_node.span,
-        node=obj,
-        has_value=value_node is not None,
+        value=value if isinstance(value, str | int | float) else None,
+        values=tuple(v if isinstance(v, str) else js_string(v) for v in values) if isinstance(values, list) else None,
+        entity=entity if isinstance(entity, str) else None,
+        description=description if isinstance(description, str) else None,
+        has_value=value is not UNDEFINED,
+        source=src,
+        index=i,
     )
 
 

@@ -33,4 +33,4 @@ def parse_inherited_contracts(
     path: str, text: str, fences: Sequence[Fence] | None = None
 ) -> BlockResult[FrozenContract]:
     """The inherited-contracts block of one document (upstream writes it in plan.md)."""
-    return contracts_of(read_block(path, text, INFO, fences))
+    return contracts_of(read_block(path, text, INFO, fences, plain=True))

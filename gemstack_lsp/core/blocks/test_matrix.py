@@ -87,6 +87,13 @@ class TestMatrixEntry:
     def record(self) -> dict[str, str]:
         return {k: getattr(self, k) for k in REQUIRED_FIELDS}
 
+    def to_json(self) -> dict[str, Any]:
+        """The entry's object as ``JSON.parse`` gives it, in its keys' order: a copy of the
+        values the block was read as (no tree is made)."""
+        value = self.source.plain[self.index]
+        assert isinstance(value, dict)
+        return dict(value)  # a valid entry's values are strings: a shallow copy is a copy
+
     # Equal when the values and the place are (the place, from the node, is compared last).
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TestMatrixEntry):

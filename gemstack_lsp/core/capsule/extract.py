@@ -127,7 +127,13 @@ class Contract:
     id: str
     type: str
     raw: Mapping[str, Any]
-    span: Span | None
+    #: The block's contract, where the span of its id is read when asked for (a block read as
+    #: plain values makes its tree only then).
+    declared: contracts.FrozenContract | None = field(default=None, repr=False)
+
+    @property
+    def span(self) -> Span | None:
+        return self.declared.id_span if self.declared is not None else None
 
     def as_capsule_json(self) -> dict[str, Any]:
         """``{id, type}`` plus ``value``, ``values`` and ``entity`` as the source declares them."""
@@ -223,7 +229,7 @@ def _read_contracts(text: str) -> tuple[Contract, ...] | BlockError | None:
     found = _read_reference(text, contracts.INFO, contracts.contracts_of)
     if found is None or isinstance(found, BlockError):
         return found
-    return tuple(Contract(c.id, c.type, c.to_json(), c.id_span) for c in found[1].items)
+    return tuple(Contract(c.id, c.type, c.to_json(), c) for c in found[1].items)
 
 
 @dataclass(frozen=True)
@@ -232,7 +238,6 @@ class TestMatrix:
 
     entries: tuple[Mapping[str, str], ...]
     signature: str
-    id_spans: Mapping[str, Span] = field(default_factory=dict)
     span: Span | None = None
 
     @property
@@ -252,9 +257,8 @@ def _read_test_matrix(text: str) -> TestMatrix | BlockError | None:
         return found
     block, result = found
     return TestMatrix(
-        tuple(e.node.to_python() for e in result.items),
+        tuple(e.to_json() for e in result.items),
         test_matrix.acceptance_signature(result.items),
-        {e.id: e.id_span for e in result.items},
         block.body_span,
     )
 

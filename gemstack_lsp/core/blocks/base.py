@@ -209,6 +209,69 @@ def _trimmed(fence: Fence | ReferenceBlock) -> tuple[str, int]:
     return js_trim_end(stripped), len(body) - len(stripped)
 
 
+class BlockItem:
+    """An item of an array block (a contract, a matrix entry, a binding) that makes its node and
+    spans from its block when asked for: a block read as plain values has no tree until then.
+
+    A subclass is a ``dataclass(frozen=True, eq=False)`` with the fields ``source`` (the block)
+    and ``index`` (the item's place in its array), and names its values in ``_values``: items
+    are equal when their values and their places are (the place, from the node, compared last).
+    """
+
+    __slots__ = ()
+    if TYPE_CHECKING:
+        source: BlockSource | None
+        index: int
+
+    @property
+    def node(self) -> JsonObject:
+        assert self.source is not None
+        root = self.source.root
+        assert isinstance(root, JsonArray)
+        node = root.items[self.index]
+        assert isinstance(node, JsonObject)
+        return node
+
+    @property
+    def span(self) -> Span:
+        return self.node.span
+
+    def member_span(self, key: str) -> Span:
+        """The span of the value of ``key``, which the item has (its rules required it)."""
+        node = self.node.get(key)
+        assert node is not None
+        return node.span
+
+    def to_json(self) -> dict[str, Any]:
+        """The item's object as ``JSON.parse`` gives it, in its keys' order: a copy of the values
+        the block was read as (no tree is made)."""
+        assert self.source is not None
+        value = _copied(self.source.plain[self.index])
+        assert isinstance(value, dict)
+        return value
+
+    def _values(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, BlockItem)
+        return self._values() == other._values() and self.node == other.node
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+
+def _copied(value: Any) -> Any:
+    """A copy of plain JSON values: its objects and arrays new (an item's nesting is shallow)."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
+
+
 def plain_items(
     src: BlockSource,
     code: str,

@@ -14,6 +14,7 @@ from typing import Any
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
+    BlockItem,
     BlockKindInfo,
     BlockResult,
     BlockSource,
@@ -23,7 +24,7 @@ from gemstack_lsp.core.blocks.base import (
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_strict_equal, js_string, js_trim, js_typeof, utf16_key
-from gemstack_lsp.core.jsonspan import JsonArray, JsonObject
+from gemstack_lsp.core.jsonspan import JsonArray
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
@@ -54,8 +55,8 @@ Scalar = bool | int | float | str | None
 
 
 @direct_init
-@dataclass(frozen=True)
-class FrozenContract:
+@dataclass(frozen=True, eq=False)
+class FrozenContract(BlockItem):
     """One contract as declared, with the spans of its parts.
 
     ``value`` is the declared scalar ``value`` (``None`` when absent or not a scalar),
@@ -69,44 +70,17 @@ class FrozenContract:
     entity: str | None
     description: str | None
     has_value: bool = False
-    #: The block the contract was read from and its index there: its node and spans are made
-    #: from them when asked for (a block read as plain values has no tree until then).
-    source: BlockSource | None = field(default=None, repr=False, compare=False)
-    index: int = field(default=0, repr=False, compare=False)
-
-    @property
-    def node(self) -> JsonObject:
-        assert self.source is not None
-        root = self.source.root
-        assert isinstance(root, JsonArray)
-        node = root.items[self.index]
-        assert isinstance(node, JsonObject)
-        return node
-
-    @property
-    def span(self) -> Span:
-        return self.node.span
+    #: The block the contract was read from and its place there (``BlockItem``).
+    source: BlockSource | None = field(default=None, repr=False)
+    index: int = field(default=0, repr=False)
 
     @property
     def id_span(self) -> Span:
-        node = self.node.get("id")
-        assert node is not None  # a contract has its id (``_check_item``)
-        return node.span
+        return self.member_span("id")
 
     @property
     def type_span(self) -> Span:
-        node = self.node.get("type")
-        assert node is not None  # and its type
-        return node.span
-
-    # Equal when the values and the place are (the place, from the node, is compared last).
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FrozenContract):
-            return NotImplemented
-        return self._values() == other._values() and self.node == other.node
-
-    def __hash__(self) -> int:
-        return hash(self._values())
+        return self.member_span("type")
 
     def _values(self) -> tuple[Any, ...]:
         return (self.id, self.type, self.value, self.values, self.entity, self.description, self.has_value)
@@ -126,14 +100,6 @@ class FrozenContract:
         node = self.node.get("entity")
         return node.span if node is not None else self.span
 
-    def to_json(self) -> dict[str, Any]:
-        """The contract object as ``JSON.parse`` gives it (every declared key): a copy of the
-        values the block was read as (no tree is made)."""
-        assert self.source is not None
-        value = _copied(self.source.plain[self.index])
-        assert isinstance(value, dict)
-        return value
-
     def normalized_values(self) -> tuple[str, ...] | None:
         """``values`` trimmed and sorted by UTF-16 code units for set-like types (the reference's
         ``normalizeContract``); as declared otherwise."""
@@ -151,15 +117,6 @@ def contracts_of(src: BlockSource) -> BlockResult[FrozenContract]:
     """The reference's rules over a located contracts block (``read_block`` or ``read_reference_block``)."""
     message = f"{src.info.kind} content must be a JSON array of contract objects"
     return plain_items(src, "CONTRACT_INVALID_SHAPE", message, _check_item)
-
-
-def _copied(value: Any) -> Any:
-    """A copy of plain JSON values (its objects and arrays new; nesting is a contract's, shallow)."""
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    return value
 
 
 def _removal_fix(src: BlockSource, i: int) -> tuple[Fix, ...]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
+    BlockItem,
     BlockKindInfo,
     BlockResult,
     BlockSource,
@@ -23,7 +24,6 @@ from gemstack_lsp.core.blocks.base import (
 )
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.frozen import direct_init
-from gemstack_lsp.core.jsonspan import JsonArray, JsonObject
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
@@ -40,8 +40,8 @@ DEFAULT_RUNNER = "node:test"
 
 
 @direct_init
-@dataclass(frozen=True)
-class TestBinding:
+@dataclass(frozen=True, eq=False)
+class TestBinding(BlockItem):
     """A canonical test id bound to a repository-relative test file (``\\`` turned into ``/``)."""
 
     __test__ = False  # not a pytest test class, whatever its name says
@@ -49,46 +49,22 @@ class TestBinding:
     test_id: str
     runner: str
     file: str
-    #: The block the binding was read from and its index there: its node and spans are made
-    #: from them when asked for (a block read as plain values has no tree until then).
-    source: BlockSource = field(repr=False, compare=False)
-    index: int = field(repr=False, compare=False)
-
-    @property
-    def node(self) -> JsonObject:
-        root = self.source.root
-        assert isinstance(root, JsonArray)
-        node = root.items[self.index]
-        assert isinstance(node, JsonObject)
-        return node
-
-    @property
-    def span(self) -> Span:
-        return self.node.span
+    #: The block the binding was read from and its place there (``BlockItem``).
+    source: BlockSource = field(repr=False)
+    index: int = field(repr=False)
 
     @property
     def test_id_span(self) -> Span:
-        key = _test_id_key(self.source.plain[self.index])
-        node = self.node.get(key) if key is not None else None
-        assert node is not None  # a binding has its test id (``_check_item``)
-        return node.span
+        key = _test_id_key(self.node.to_python())
+        assert key is not None  # a binding has its test id (``_check_item``)
+        return self.member_span(key)
 
     @property
     def file_span(self) -> Span:
-        node = self.node.get("file")
-        assert node is not None  # and its file
-        return node.span
+        return self.member_span("file")
 
-    # Equal when the values and the place are (the place, from the node, is compared last).
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TestBinding):
-            return NotImplemented
-        return (self.test_id, self.runner, self.file) == (other.test_id, other.runner, other.file) and (
-            self.node == other.node
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.test_id, self.runner, self.file))
+    def _values(self) -> tuple[Any, ...]:
+        return (self.test_id, self.runner, self.file)
 
 
 def _test_id_key(obj: dict[str, Any]) -> str | None:

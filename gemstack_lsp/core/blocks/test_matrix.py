@@ -15,6 +15,7 @@ from typing import Any
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import (
+    BlockItem,
     BlockKindInfo,
     BlockResult,
     BlockSource,
@@ -24,7 +25,6 @@ from gemstack_lsp.core.blocks.base import (
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_property_order, js_string, js_trim, json_stringify, utf16_key
-from gemstack_lsp.core.jsonspan import JsonArray, JsonObject
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span, utf8
 
@@ -49,8 +49,8 @@ SIGNATURE_KEYS = ("category", "description", "gate", "id", "layer", "pass_criter
 
 
 @direct_init
-@dataclass(frozen=True)
-class TestMatrixEntry:
+@dataclass(frozen=True, eq=False)
+class TestMatrixEntry(BlockItem):
     """One canonical acceptance test."""
 
     __test__ = False  # not a pytest test class, whatever its name says
@@ -61,47 +61,19 @@ class TestMatrixEntry:
     description: str
     pass_criteria: str
     gate: str
-    #: The block the entry was read from and its index there: its node and spans are made
-    #: from them when asked for (a block read as plain values has no tree until then).
-    source: BlockSource = field(repr=False, compare=False)
-    index: int = field(repr=False, compare=False)
-
-    @property
-    def node(self) -> JsonObject:
-        root = self.source.root
-        assert isinstance(root, JsonArray)
-        node = root.items[self.index]
-        assert isinstance(node, JsonObject)
-        return node
-
-    @property
-    def span(self) -> Span:
-        return self.node.span
+    #: The block the entry was read from and its place there (``BlockItem``).
+    source: BlockSource = field(repr=False)
+    index: int = field(repr=False)
 
     @property
     def id_span(self) -> Span:
-        node = self.node.get("id")
-        assert node is not None  # an entry has its id (``_check_item``)
-        return node.span
+        return self.member_span("id")
 
     def record(self) -> dict[str, str]:
         return {k: getattr(self, k) for k in REQUIRED_FIELDS}
 
-    def to_json(self) -> dict[str, Any]:
-        """The entry's object as ``JSON.parse`` gives it, in its keys' order: a copy of the
-        values the block was read as (no tree is made)."""
-        value = self.source.plain[self.index]
-        assert isinstance(value, dict)
-        return dict(value)  # a valid entry's values are strings: a shallow copy is a copy
-
-    # Equal when the values and the place are (the place, from the node, is compared last).
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TestMatrixEntry):
-            return NotImplemented
-        return self.record() == other.record() and self.node == other.node
-
-    def __hash__(self) -> int:
-        return hash(tuple(self.record().values()))
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(self.record().values())
 
 
 def parse_test_matrix(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[TestMatrixEntry]:

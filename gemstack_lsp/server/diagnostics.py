@@ -190,8 +190,6 @@ def changed_groups(new: Mapping[str, tuple[Finding, ...]], old: Mapping[str, tup
 class _Step:
     """What one trip to the analysis thread did (``_Trip.first`` or ``_Trip.rest``)."""
 
-    #: How many units were pending when the trip began (after the first one's units).
-    total: int
     #: The units still pending.
     remaining: list[str]
     #: The files whose findings this trip changed, and their reports.
@@ -225,16 +223,15 @@ class _Trip:
         changed, reports = self._converted(open_paths | set(self.host.paths_of(units)))
         pending = self.snap.pending()
         groups = None if pending or self.st.dirty else self.snap.findings_by_path()
-        return _Step(len(pending), pending, changed, reports, groups)
+        return _Step(pending, changed, reports, groups)
 
     def rest(self, pending: list[str]) -> _Step:
         """One slice of the units still pending."""
-        total = len(pending)
         computed = _slice(self.st, self.snap, pending)
         remaining = pending[len(computed) :]
         changed, reports = self._converted(set(self.host.paths_of(computed))) if computed else ({}, {})
         groups = None if remaining or self.st.dirty else self.snap.findings_by_path()
-        return _Step(total, remaining, changed, reports, groups)
+        return _Step(remaining, changed, reports, groups)
 
     def _converted(self, paths: set[str]) -> tuple[dict[str, tuple[Finding, ...]], dict[str, FileReport]]:
         delivered = self.st.groups
@@ -428,7 +425,7 @@ class Diagnostics:
         # nothing left brings the revision's findings back with it.
         pending, groups = step.remaining, step.groups
         total = len(pending)
-        progress = await self._begin_progress(total) if total >= PROGRESS_UNITS else None
+        progress = await self._begin_progress(total) if pending else None
         try:
             while groups is None:
                 if st.dirty:

@@ -11,6 +11,7 @@ on the narrowest node.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -116,11 +117,12 @@ class BlockSource:
         """True when the block's JSON parsed without a syntax error."""
         return self.json is not None and self.json.ok
 
-    @property
+    @functools.cached_property
     def plain(self) -> Any:
         """The block's JSON as plain values, for rules that read values only: the C parser's
         when the block was read that way (its tree is then made only when a span is asked
-        for), else the tree's values. ``NOT_PLAIN`` when the JSON did not parse."""
+        for), else the tree's values, made once (each item's ``to_json`` reads them).
+        ``NOT_PLAIN`` when the JSON did not parse."""
         if isinstance(self.json, _PlainJson):
             return self.json.plain
         if not self.parsed:
@@ -219,9 +221,11 @@ class BlockItem:
     """
 
     __slots__ = ()
-    if TYPE_CHECKING:
+    if TYPE_CHECKING:  # what a subclass provides: its two fields, and its values
         source: BlockSource | None
         index: int
+
+        def _values(self) -> tuple[Any, ...]: ...
 
     @property
     def node(self) -> JsonObject:
@@ -249,9 +253,6 @@ class BlockItem:
         value = _copied(self.source.plain[self.index])
         assert isinstance(value, dict)
         return value
-
-    def _values(self) -> tuple[Any, ...]:
-        raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

@@ -547,7 +547,14 @@ def _runs(text: str, kind: int) -> list[int]:
     """Where every run of ```` ``` ```` (``kind`` 0) or ``~~~`` (1) starts, non-overlapping, in
     order: found once per text for the fence scan and for the reference's reading."""
     run = _FENCE_RUNS[kind]
-    return [m.start() for m in run.finditer(text)] if _has(text, run.pattern) else []
+    if not _has(text, run):
+        return []
+    out: list[int] = []
+    at = text.find(run)
+    while at >= 0:
+        out.append(at)
+        at = text.find(run, at + 3)
+    return out
 
 
 def _has(text: str, run: str) -> bool:
@@ -557,9 +564,8 @@ def _has(text: str, run: str) -> bool:
     return run[0] in text and run in text
 
 
-#: Where a fence can open or close: a run of three backticks or tildes (searched for as literals,
-#: which the regular-expression engine finds fastest).
-_FENCE_RUNS = (re.compile("```"), re.compile("~~~"))
+#: Where a fence can open or close: a run of three backticks or tildes.
+_FENCE_RUNS = ("```", "~~~")
 #: Where an HTML block of types 1 to 5 (the ones a blank line does not end) can start; the
 #: group that matched names the type (``_HTML_START`` / ``_HTML_END`` index).
 _HTML_LONG_START = re.compile(
@@ -592,7 +598,8 @@ class _Landmarks:
     therefore jump to the last barrier before the next hot place; past the last fence run,
     with no fence open, there is no fence left to find. Only the barriers before hot places
     are wanted: in a text whose lines all end with "\n" they are looked for from each hot
-    place back to the one before (a few lines, mostly), not by a search of the whole text.
+    place back to the one before, not by a search of the whole text, and only after an empty
+    line (one of spaces is rarer, and a barrier missed costs a few lines read one by one).
     """
 
     fences: list[int]
@@ -622,21 +629,21 @@ def _landmarks(text: str, lines: _Lines, starts: Sequence[int]) -> _Landmarks:
             b = bisect.bisect_right(barriers, at) - 1
             before.append(barriers[b] if b >= 0 else -1)
         return _Landmarks(fences, hot, before)
-    # Line ``k`` starts a barrier when line ``k - 1`` is blank and line ``k`` starts with a
-    # character other than a space, a tab or ">" (a line's text never holds its "\n").
-    texts = lines.texts
+    # A barrier here is a line after an empty line ("\n\n", found by searching back from each
+    # hot place to the one before it, in C) that starts with a character other than a space,
+    # a tab, ">" or a line break. A blank line holding spaces or tabs is not looked for: a
+    # barrier missed only makes the scan read the lines to the hot place one by one.
     last = -1  # the last barrier at or before the previous hot place
-    floor = 0  # the line of the previous hot place: lines up to it were looked at
+    floor = 0  # where the previous hot place's line starts: no barrier is looked for before it
     for at in hot:
-        line = bisect.bisect_right(starts, at) - 1
-        k = line
-        while k > floor:
-            first = texts[k][:1]
-            if first and first not in " \t>" and not texts[k - 1].strip(" \t"):
-                last = starts[k]
+        line_start = text.rfind("\n", 0, at) + 1
+        limit = line_start
+        while (p := text.rfind("\n\n", floor, limit)) >= 0:
+            if text[p + 2] not in " \t>\n":  # p + 2 <= line_start <= at: inside the text
+                last = p + 2
                 break
-            k -= 1
-        floor = max(floor, line)
+            limit = p + 1
+        floor = max(floor, line_start)
         before.append(last)
     return _Landmarks(fences, hot, before)
 

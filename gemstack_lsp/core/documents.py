@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
-from gemstack_lsp.core.blocks.base import NOT_PLAIN
 from gemstack_lsp.core.blocks.contracts import FrozenContract, Violation, compare_phase, effective_contracts
 from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit, contained
 from gemstack_lsp.core.hashing import hash_text
-from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, parse_json
+from gemstack_lsp.core.jsonspan import NOT_PLAIN, JsonArray, JsonObject, JsonString, parse_json
 from gemstack_lsp.core.markdown import reference_blocks
 from gemstack_lsp.core.reader import ReadStatus
 from gemstack_lsp.core.redact import excerpt

@@ -19,6 +19,7 @@ for byte goes through these helpers rather than Python's own ``str.strip``, ``\\
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -777,7 +778,12 @@ def js_date_parse_ms(value: Any) -> int | None:
     reads the year 2026; ``true`` and ``null`` are NaN). See the section comment above for the
     forms accepted; a date-time without a zone is read as UTC.
     """
-    text = value if isinstance(value, str) else js_string(value)
+    return _date_parse_ms(value if isinstance(value, str) else js_string(value))
+
+
+@functools.lru_cache(maxsize=1024)
+def _date_parse_ms(text: str) -> int | None:
+    """``js_date_parse_ms`` of a string: kept, as a repository's ledgers repeat a few dates."""
     scanner = _DateScanner(text)
     day, time, zone = _Day(), _Time(), _Zone()
     rest = _parse_iso(scanner, day, time, zone)

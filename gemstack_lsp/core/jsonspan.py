@@ -32,8 +32,10 @@ it, plus a native dependency. Gemstack blocks are small, so this pure-Python par
 
 from __future__ import annotations
 
+import json as _json
+import json.scanner
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from json import JSONDecodeError
 from json import decoder as _decoder
@@ -41,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
+from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span, trusted_span
 
 OffsetMap: TypeAlias = int | Callable[[int], int]
@@ -264,6 +267,81 @@ def to_python_within(node: JsonNode, max_depth: int = SCHEMA_DEPTH) -> Any:
     if isinstance(node, JsonObject | JsonArray):
         return _to_python(node, max_depth)
     return node.to_python()
+
+
+#: ``plain_json``'s answer for a text it does not read (and ``BlockSource.plain``'s for a block
+#: whose JSON did not parse).
+NOT_PLAIN: Any = type("NotPlain", (), {"__repr__": lambda self: "NOT_PLAIN", "__slots__": ()})()
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _RepeatedKey  # its finding needs the key's span: the tree is made at once
+    return value
+
+
+def _integer(text: str) -> int | float:
+    # As the tree's numbers: exact while Python can read them.
+    return int(text) if len(text) <= MAX_EXACT_INT_DIGITS else float(text)
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def member_place(text: str, path: Sequence[str]) -> tuple[Span, Span] | None:
+    """The spans of the key and of the value of the member at ``path`` (object keys from the
+    root) in a text ``plain_json`` reads (valid JSON, no repeated key); ``None`` when there is
+    no such member. The members before it are skipped by the C scanner, without a tree: the
+    place of one finding in a document that has no other."""
+    if not path:
+        return None
+    ws = _WS.match
+    scan = _scan_once
+    at = ws(text, 0).end()  # type: ignore[union-attr]
+    key_span = None
+    for key in path:
+        if not text.startswith("{", at):
+            return None
+        at = ws(text, at + 1).end()  # type: ignore[union-attr]
+        while text.startswith('"', at):
+            name, end = _scanstring(text, at + 1, True)
+            key_start = at
+            at = ws(text, end).end() + 1  # type: ignore[union-attr]  # past the ":"
+            at = ws(text, at).end()  # type: ignore[union-attr]
+            if name == key:
+                key_span = Span(key_start, end)
+                break
+            at = ws(text, scan(text, at)[1]).end()  # type: ignore[union-attr]
+            if not text.startswith(",", at):
+                return None  # the object ended: no such key
+            at = ws(text, at + 1).end()  # type: ignore[union-attr]
+        else:
+            return None  # an empty object
+    assert key_span is not None
+    return key_span, Span(at, scan(text, at)[1])
+
+
+#: The C scanner's reading of one value: (the value, the index after it).
+_scan_once: Callable[[str, int], tuple[Any, int]] = _json.scanner.make_scanner(_json.JSONDecoder())  # type: ignore[arg-type]
+
+
+@per_text
+def plain_json(text: str) -> Any:
+    """``text`` as the plain values ``parse_json(text).value.to_python()`` would give, read by
+    the C parser: when the text is valid JSON with no repeated key and no more values than
+    ``MAX_VALUES``; ``NOT_PLAIN`` for any other text (the tree then says why)."""
+    if len(text) >= 2 * MAX_VALUES:
+        return NOT_PLAIN
+    try:
+        return _json.loads(text, object_pairs_hook=_object, parse_int=_integer, parse_constant=_constant)
+    except (ValueError, RecursionError):
+        return NOT_PLAIN
 
 
 @direct_init

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gemstack_lsp.core.blocks import base, contracts, test_bindings, test_matrix
-from gemstack_lsp.core.blocks.base import NOT_PLAIN, BlockResult, plain_json, read_block
-from gemstack_lsp.core.jsonspan import parse_json
+from gemstack_lsp.core.blocks.base import BlockResult, read_block
+from gemstack_lsp.core.jsonspan import NOT_PLAIN, parse_json, plain_json
 
 _VALUES = st.one_of(
     st.sampled_from(["TEST-AB-01", "TEST-X-1", "", "  ", "UNIT", "E2E", "BAD", "REQUIRED", "SUPPLEMENTAL"]),

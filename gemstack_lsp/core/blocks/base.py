@@ -21,8 +21,7 @@ from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import UNDEFINED, js_trim_end, js_trim_start
 from gemstack_lsp.core.jsonspan import (
-    MAX_EXACT_INT_DIGITS,
-    MAX_VALUES,
+    NOT_PLAIN,
     JsonArray,
     JsonNode,
     JsonObject,
@@ -31,11 +30,12 @@ from gemstack_lsp.core.jsonspan import (
     node_at,
     parse_json,
     parse_valid_json,
+    plain_json,
     shifted,
     to_python_within,
 )
 from gemstack_lsp.core.markdown import Fence, ReferenceBlock, fences_of_kind
-from gemstack_lsp.core.memo import active_memo, per_piece, per_text
+from gemstack_lsp.core.memo import active_memo, per_piece
 from gemstack_lsp.core.text import Span
 
 if TYPE_CHECKING:
@@ -366,47 +366,6 @@ def read_block(
     result = parse_fence_json(fence)
     findings.extend(_json_findings(path, info, result, fence.close_span or fence.open_span))
     return BlockSource(path, info, found, result, tuple(findings))
-
-
-#: ``plain_json``'s answer for a text it does not read (and ``BlockSource.plain``'s for a block
-#: whose JSON did not parse).
-NOT_PLAIN: Any = type("NotPlain", (), {"__repr__": lambda self: "NOT_PLAIN", "__slots__": ()})()
-
-
-class _RepeatedKey(ValueError):
-    pass
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        raise _RepeatedKey  # its finding needs the key's span: the tree is made at once
-    return value
-
-
-def _integer(text: str) -> int | float:
-    # As the tree's numbers (``jsonspan``): exact while Python can read them.
-    return int(text) if len(text) <= MAX_EXACT_INT_DIGITS else float(text)
-
-
-def _constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-@per_text
-def plain_json(text: str) -> Any:
-    """``text`` as the plain values ``parse_json(text).value.to_python()`` would give, read by
-    the C parser: when the text is valid JSON with no repeated key and no more values than
-    ``jsonspan.MAX_VALUES``; ``NOT_PLAIN`` for any other text (the tree then says why)."""
-    if len(text) >= 2 * MAX_VALUES:
-        return NOT_PLAIN
-    try:
-        return _loads(text, object_pairs_hook=_object, parse_int=_integer, parse_constant=_constant)
-    except (ValueError, RecursionError):
-        return NOT_PLAIN
-
-
-_loads = __import__("json").loads
 
 
 class _PlainJson(JsonResult):

@@ -22,7 +22,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
@@ -39,12 +39,15 @@ from gemstack_lsp.core.jscompat import (
     json_stringify,
 )
 from gemstack_lsp.core.jsonspan import (
+    SCHEMA_DEPTH,
     JsonArray,
     JsonNode,
     JsonObject,
     JsonString,
+    member_place,
     node_at,
     parse_json,
+    plain_json,
     to_python_within,
 )
 from gemstack_lsp.core.memo import per_piece, per_text
@@ -93,6 +96,56 @@ UNCLASSIFIED_ENTRY: Final[Mapping[str, Any]] = MappingProxyType(
 # The ledger model
 
 
+class LedgerPlaces:
+    """Where a valid ledger's providers and entries are written, found when a place is asked
+    for (checking a valid ledger mostly asks for none): in the tree when loading made one, else
+    by skipping through the text with the C scanner (``member_place``: a ledger loaded from
+    plain values has no repeated key). Two are equal when made from the same text."""
+
+    __slots__ = ("_root", "_text")
+
+    def __init__(self, text: str, root: JsonObject | None = None) -> None:
+        self._text = text
+        self._root = root
+
+    def place(self, *path: str) -> tuple[Span, Span]:
+        """The spans of the key and the value of the member at ``path`` (the last one when a key
+        repeats, as loading reads it); the member exists in a valid ledger."""
+        if self._root is None:
+            found = member_place(self._text, path)
+            assert found is not None
+            return found
+        node: JsonNode | None = self._root
+        member = None
+        for key in path:
+            assert isinstance(node, JsonObject)
+            member = node.member(key)
+            assert member is not None
+            node = member.value
+        assert member is not None
+        return member.key.span, member.value.span
+
+    def optional(self, *path: str) -> Span | None:
+        """The span of the value at ``path`` when there is one."""
+        if self._root is None:
+            found = member_place(self._text, path)
+            return found[1] if found is not None else None
+        node = node_at(self._root, path)
+        return node.span if node is not None else None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LedgerPlaces) and self._text == other._text
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+    def __getstate__(self) -> tuple[str, JsonObject | None]:
+        return self._text, self._root
+
+    def __setstate__(self, state: tuple[str, JsonObject | None]) -> None:
+        self._text, self._root = state
+
+
 @dataclass(frozen=True)
 class LedgerCapability:
     """One ``providers.<id>.capabilities.<cap>`` entry of a valid ledger."""
@@ -102,9 +155,19 @@ class LedgerCapability:
     cost_state: str
     estimated_unit_cost: float | None
     freshness_date: str | None
-    key_span: Span
-    span: Span
-    cost_state_span: Span | None
+    places: LedgerPlaces = field(repr=False)
+
+    @property
+    def key_span(self) -> Span:
+        return self.places.place("providers", self.provider_key, "capabilities", self.capability_id)[0]
+
+    @property
+    def span(self) -> Span:
+        return self.places.place("providers", self.provider_key, "capabilities", self.capability_id)[1]
+
+    @property
+    def cost_state_span(self) -> Span | None:
+        return self.places.optional("providers", self.provider_key, "capabilities", self.capability_id, "cost_state")
 
 
 @dataclass(frozen=True)
@@ -115,8 +178,15 @@ class LedgerProvider:
     type: str
     pricing_model: str
     capabilities: Mapping[str, LedgerCapability]
-    key_span: Span
-    span: Span
+    places: LedgerPlaces = field(repr=False)
+
+    @property
+    def key_span(self) -> Span:
+        return self.places.place("providers", self.key)[0]
+
+    @property
+    def span(self) -> Span:
+        return self.places.place("providers", self.key)[1]
 
 
 @dataclass(frozen=True)
@@ -140,9 +210,17 @@ class LedgerResult:
     exists: bool
     ledger: CostLedger | None
     findings: tuple[Finding, ...]
-    #: The parsed tree, whenever the text is syntactically valid JSON (even if the ledger is invalid).
-    root: JsonNode | None = None
+    #: The parsed tree when loading made it (a valid ledger is loaded from plain values).
+    tree: JsonNode | None = field(default=None, compare=False, repr=False)
     text: str | None = None
+
+    @functools.cached_property
+    def root(self) -> JsonNode | None:
+        """The parsed tree, whenever the text is syntactically valid JSON (even if the ledger is
+        invalid): parsed on first use when loading did not need it."""
+        if self.tree is not None or self.ledger is None or self.text is None:
+            return self.tree
+        return parse_json(self.text).value
 
     @property
     def valid(self) -> bool:
@@ -197,7 +275,7 @@ def audit_secrets(root: JsonNode | None) -> list[SecretViolation]:
                 member = last[key]
                 child = f"{path}.{key}" if path else key
                 lowered = key.lower()
-                if lowered in FORBIDDEN_KEYS or re.sub(r"[-_]", "", lowered) in FORBIDDEN_KEYS:
+                if lowered in FORBIDDEN_KEYS or lowered.replace("-", "").replace("_", "") in FORBIDDEN_KEYS:
                     message = f'Forbidden credential property name detected: "{key}"'
                     children.append(SecretViolation(child, message, member.key.span))
                 else:
@@ -330,26 +408,33 @@ def validate_schema(root: JsonNode) -> list[SchemaIssue]:
             continue
         _describe_error(path, value_of, add, provider_order, data)
 
-    # The rule the schema cannot state: freshness_date must satisfy Date.parse.
-    providers = data.get("providers")
-    if isinstance(providers, dict):
-        for pid, provider in providers.items():
-            if not isinstance(provider, dict) or not isinstance(provider.get("capabilities"), dict):
-                continue
-            caps = provider["capabilities"]
-            cap_order = {k: i for i, k in enumerate(js_property_order(caps))}
-            for cid, cap in caps.items():
-                if (
-                    isinstance(cap, dict)
-                    and "freshness_date" in cap
-                    and js_date_parse_ms(cap["freshness_date"]) is None
-                ):
-                    add(
-                        f'Capability "{pid}.{cid}" has invalid freshness_date: "{js_string(cap["freshness_date"])}"',
-                        ("providers", pid, "capabilities", cid, "freshness_date"),
-                        (1, provider_order.get(pid, 0), 3, cap_order.get(cid, 0), 3),
-                    )
+    for message, at, order in _date_issues(data, provider_order):
+        add(message, at, order)
     return sorted(issues.values(), key=lambda i: i.order)
+
+
+def _date_issues(
+    data: dict[str, Any], provider_order: Mapping[str, int]
+) -> Iterator[tuple[str, tuple[str, ...], tuple[int, ...]]]:
+    """The rule the schema cannot state: freshness_date must satisfy Date.parse. Each
+    (message, path, order) of a value that does not."""
+    providers = data.get("providers")
+    if not isinstance(providers, dict):
+        return
+    for pid, provider in providers.items():
+        if not isinstance(provider, dict) or not isinstance(provider.get("capabilities"), dict):
+            continue
+        caps = provider["capabilities"]
+        cap_order: dict[str, int] | None = None
+        for cid, cap in caps.items():
+            if isinstance(cap, dict) and "freshness_date" in cap and js_date_parse_ms(cap["freshness_date"]) is None:
+                if cap_order is None:
+                    cap_order = {k: i for i, k in enumerate(js_property_order(caps))}
+                yield (
+                    f'Capability "{pid}.{cid}" has invalid freshness_date: "{js_string(cap["freshness_date"])}"',
+                    ("providers", pid, "capabilities", cid, "freshness_date"),
+                    (1, provider_order.get(pid, 0), 3, cap_order.get(cid, 0), 3),
+                )
 
 
 def _describe_error(
@@ -498,15 +583,29 @@ def _loaded(path: str, text: str, now: dt.datetime, max_age_days: int) -> Ledger
     ``retain``, so a server's advancing clock keeps no more than the current load), while
     parsing and validation, memoised by text alone, are shared."""
     checked = _validate_text(path, text)
-    if checked.ledger is None or not isinstance(checked.root, JsonObject):
+    if checked.ledger is None:
         return checked
-    warnings = tuple(_staleness_findings(path, text, checked.root, now, max_age_days))
-    return LedgerResult(path, True, checked.ledger, warnings, checked.root, text)
+    data = plain_json(text)
+    if isinstance(data, dict):  # no repeated key: the plain values are what the tree holds
+        stale = _plain_staleness_findings(path, text, data, now, max_age_days)
+        if stale is not None:
+            return LedgerResult(path, True, checked.ledger, stale, checked.tree, text)
+    root = checked.root
+    assert isinstance(root, JsonObject)  # a valid ledger's
+    warnings = tuple(_staleness_findings(path, text, root, now, max_age_days))
+    return LedgerResult(path, True, checked.ledger, warnings, root, text)
 
 
 @per_text
 def _validate_text(path: str, text: str) -> LedgerResult:
-    """Parse, audit and validate (everything but staleness), memoised by (path, text)."""
+    """Parse, audit and validate (everything but staleness), memoised by (path, text).
+
+    A ledger with nothing to report is read as plain values by the C parser (``plain_json``)
+    and its tree is not made (``LedgerPlaces`` makes it when a place is asked for); any other
+    takes the tree, which places its findings, as every ledger did before."""
+    data = plain_json(text)
+    if isinstance(data, dict) and _plainly_valid(data):
+        return LedgerResult(path, True, _build(path, data, LedgerPlaces(text)), (), None, text)
     parsed = parse_json(text)
     if parsed.errors or parsed.value is None:
         err = parsed.errors[0] if parsed.errors else None
@@ -526,48 +625,72 @@ def _validate_text(path: str, text: str) -> LedgerResult:
         return LedgerResult(path, True, None, tuple(_finding(path, i.message, i.span) for i in issues), root, text)
 
     assert isinstance(root, JsonObject)
-    return LedgerResult(path, True, _build(path, root), (), root, text)
+    data = root.to_python()  # as loading reads it: the last of a repeated key wins
+    return LedgerResult(path, True, _build(path, data, LedgerPlaces(text, root)), (), root, text)
 
 
-def _build(path: str, root: JsonObject) -> CostLedger:
-    providers_node = root.get("providers")
-    assert isinstance(providers_node, JsonObject)
+def _plainly_valid(data: dict[str, Any]) -> bool:
+    """True when a ledger read as plain values gets no finding from the audit and the schema:
+    no credential-like key or secret-shaped value, no nesting as deep as the schema check cuts
+    (``to_python_within``: it would see other values), the compiled schema accepts it and every
+    freshness_date is one ``Date.parse`` reads. ``False`` says nothing (the tree path decides)."""
+    strings: list[str] = []  # every key and string value
+    todo: list[tuple[Any, int]] = [(data, 0)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, str):
+            strings.append(value)
+        elif isinstance(value, dict | list):
+            if depth >= SCHEMA_DEPTH // 2:
+                return False
+            if isinstance(value, dict):
+                for key in value:
+                    lowered = key.lower()
+                    if lowered in FORBIDDEN_KEYS or lowered.replace("-", "").replace("_", "") in FORBIDDEN_KEYS:
+                        return False
+                strings.extend(value)
+                todo.extend((v, depth + 1) for v in value.values())
+            else:
+                todo.extend((v, depth + 1) for v in value)
+    # One search of them all, a line each: no pattern crosses a line but Bearer's blank run,
+    # and a match it makes across two strings only sends the ledger to the tree's audit.
+    joined = "\n".join(strings)
+    if any(secretpatterns.search(pattern, joined) for pattern in secretpatterns.LEDGER):
+        return False
+    return _surely_valid(data) and next(_date_issues(data, {}), None) is None
+
+
+def _build(path: str, data: dict[str, Any], places: LedgerPlaces) -> CostLedger:
+    """The ledger of a valid ledger's values (providers and entries in ``Object.keys`` order)."""
     providers: dict[str, LedgerProvider] = {}
-    for pmember in _members(providers_node):
-        pnode = pmember.value
-        assert isinstance(pnode, JsonObject)
-        caps_node = pnode.get("capabilities")
-        assert isinstance(caps_node, JsonObject)
+    pdata = data["providers"]
+    for pkey in js_property_order(pdata):
+        provider = pdata[pkey]
+        cdata = provider["capabilities"]
         caps: dict[str, LedgerCapability] = {}
-        for cmember in _members(caps_node):
-            cnode = cmember.value
-            assert isinstance(cnode, JsonObject)
-            cdata = cnode.to_python()
-            state_node = cnode.get("cost_state")
-            unit = cdata.get("estimated_unit_cost")
-            fresh = cdata.get("freshness_date")
-            caps[cmember.key.value] = LedgerCapability(
-                provider_key=pmember.key.value,
-                capability_id=cmember.key.value,
-                cost_state=str(cdata["cost_state"]),
+        for cid in js_property_order(cdata):
+            cap = cdata[cid]
+            unit = cap.get("estimated_unit_cost")
+            fresh = cap.get("freshness_date")
+            caps[cid] = LedgerCapability(
+                provider_key=pkey,
+                capability_id=cid,
+                cost_state=str(cap["cost_state"]),
                 estimated_unit_cost=float(unit) if unit is not None and is_js_number(unit) else None,
                 freshness_date=fresh if isinstance(fresh, str) else None,
-                key_span=cmember.key.span,
-                span=cnode.span,
-                cost_state_span=state_node.span if state_node is not None else None,
+                places=places,
             )
-        ptype = pnode.get("type")
-        pricing = pnode.get("pricing_model")
-        providers[pmember.key.value] = LedgerProvider(
-            key=pmember.key.value,
-            type=ptype.value if isinstance(ptype, JsonString) else "",
-            pricing_model=pricing.value if isinstance(pricing, JsonString) else "",
+        ptype = provider.get("type")
+        pricing = provider.get("pricing_model")
+        providers[pkey] = LedgerProvider(
+            key=pkey,
+            type=ptype if isinstance(ptype, str) else "",
+            pricing_model=pricing if isinstance(pricing, str) else "",
             capabilities=MappingProxyType(caps),
-            key_span=pmember.key.span,
-            span=pnode.span,
+            places=places,
         )
-    currency = root.get("currency")
-    return CostLedger(path, currency.value if isinstance(currency, JsonString) else "", MappingProxyType(providers))
+    currency = data.get("currency")
+    return CostLedger(path, currency if isinstance(currency, str) else "", MappingProxyType(providers))
 
 
 def _members(obj: JsonObject) -> Iterator[Any]:
@@ -577,12 +700,16 @@ def _members(obj: JsonObject) -> Iterator[Any]:
         yield last[key]
 
 
+def _today(now: dt.datetime) -> str:
+    return now.astimezone(dt.UTC).date().isoformat() if now.tzinfo else now.date().isoformat()
+
+
 def _staleness_findings(
     path: str, text: str, root: JsonObject, now: dt.datetime, max_age_days: int
 ) -> Iterator[Finding]:
     providers = root.get("providers")
     assert isinstance(providers, JsonObject)
-    today = now.astimezone(dt.UTC).date().isoformat() if now.tzinfo else now.date().isoformat()
+    today = _today(now)
     for pmember in _members(providers):
         pnode = pmember.value
         if not isinstance(pnode, JsonObject):
@@ -599,28 +726,58 @@ def _staleness_findings(
             staleness = check_staleness(value, now, max_age_days)
             if not staleness.is_stale:
                 continue
-            label = f"[{pmember.key.value}.{cmember.key.value}] {staleness.message}"
             if fresh_member is None:
                 span, new = insert_member(text, cnode, "freshness_date", today)
                 fix = Fix(f"Add freshness_date ({today})", (TextEdit(path, span, new),), preferred=True)
-                target = cmember.key.span
+                yield _stale(path, pmember.key.value, cmember.key.value, staleness, cmember.key.span, fix)
             else:
-                vspan = fresh_member.value.span
-                fix = Fix(
-                    f"Set freshness_date to {today} (after re-verifying the price)",
-                    (TextEdit(path, vspan, json.dumps(today)),),
-                )
-                target = vspan
-            yield Finding(
-                "STALE_PROVIDER_COST_ASSUMPTION",
-                label,
-                path,
-                target,
-                subject=LEDGER_CONTRACT,
-                phase=PHASE,
-                fixes=(fix,),
-                data={"provider_id": pmember.key.value, "capability_id": cmember.key.value},
-            )
+                yield _stale(path, pmember.key.value, cmember.key.value, staleness, fresh_member.value.span, today)
+
+
+def _plain_staleness_findings(
+    path: str, text: str, data: dict[str, Any], now: dt.datetime, max_age_days: int
+) -> tuple[Finding, ...] | None:
+    """``_staleness_findings`` of a valid ledger with no repeated key, from its plain values:
+    the place of a stale date is found in the text (``member_place``) without a tree. ``None``
+    when an entry that lacks its date is stale: the fix that adds it is the tree's work."""
+    out: list[Finding] = []
+    providers = data["providers"]
+    for pkey in js_property_order(providers):
+        caps = providers[pkey].get("capabilities") if isinstance(providers[pkey], dict) else None
+        if not isinstance(caps, dict):
+            continue
+        for cid in js_property_order(caps):
+            cap = caps[cid]
+            if not isinstance(cap, dict):
+                continue
+            staleness = check_staleness(cap.get("freshness_date", UNDEFINED), now, max_age_days)
+            if not staleness.is_stale:
+                continue
+            place = member_place(text, ("providers", pkey, "capabilities", cid, "freshness_date"))
+            if place is None:
+                return None
+            out.append(_stale(path, pkey, cid, staleness, place[1], _today(now)))
+    return tuple(out)
+
+
+def _stale(path: str, provider: str, capability: str, staleness: Staleness, target: Span, fix: Fix | str) -> Finding:
+    """The ``STALE_PROVIDER_COST_ASSUMPTION`` of one entry, at ``target``; ``fix`` is the fix, or
+    the day to set an existing freshness_date (at ``target``) to."""
+    if isinstance(fix, str):
+        fix = Fix(
+            f"Set freshness_date to {fix} (after re-verifying the price)",
+            (TextEdit(path, target, json.dumps(fix)),),
+        )
+    return Finding(
+        "STALE_PROVIDER_COST_ASSUMPTION",
+        f"[{provider}.{capability}] {staleness.message}",
+        path,
+        target,
+        subject=LEDGER_CONTRACT,
+        phase=PHASE,
+        fixes=(fix,),
+        data={"provider_id": provider, "capability_id": capability},
+    )
 
 
 # ---------------------------------------------------------------------------------------------

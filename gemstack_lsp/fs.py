@@ -147,6 +147,18 @@ class DiskReader:
         real, refusal = self._resolve(rel)
         if refusal is not None:
             return refusal
+        return self._read_at(real, rel)
+
+    def read_plain(self, path: str) -> FileContent:
+        """``read`` of a path its caller has just found (``lstat``) to be a regular file below
+        real folders, none a link (``FileStore``'s identity of a file): opened at once, its
+        folders not looked at again. The file itself is still never followed (``O_NOFOLLOW``)."""
+        rel = normalize_relpath(path)
+        if os.sep != "/" or not rel or ".." in rel.split("/"):
+            return self.read(rel)
+        return self._read_at(self._root_text + "/" + rel, rel)
+
+    def _read_at(self, real: str | Path, rel: str) -> FileContent:
         try:
             fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         except (FileNotFoundError, NotADirectoryError):  # a path beneath a file is missing too

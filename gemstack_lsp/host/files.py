@@ -191,15 +191,23 @@ class FileStore:
                 self._recent.move_to_end(rel)
                 return hit[1]
         self.disk_reads += 1
-        if key is not None and key[0] == -1 and getattr(self._disk, "MISSING_WHEN_ABSENT", False):
+        absent = key is not None and key[0] == -1
+        read_plain = getattr(self._disk, "read_plain", None)
+        if absent and getattr(self._disk, "MISSING_WHEN_ABSENT", False):
             # ``lstat`` found no entry in a real, settled folder with no link on its way: the
             # reader would answer MISSING after looking again (a feature's optional files).
             doc = decode_document(FileContent(rel, ReadStatus.MISSING))
+        elif key is not None and not absent and read_plain is not None:
+            # A regular file below real folders, as ``lstat`` just found: the reader need not
+            # look at the folders again.
+            doc = decode_document(read_plain(rel))
         else:
             doc = decode_document(self._disk.read(rel))
         with self._lock:
             self._changed_at.setdefault(rel, 0)
-            self._seen[rel] = key if key is not None and key[0] != -1 else self._raw_key(rel)
+            # Absent a moment ago: what ``lstat`` would say of it again (a file made since then
+            # differs, and ``sweep`` reports it).
+            self._seen[rel] = (None if absent else key) if key is not None else self._raw_key(rel)
             if hit is not None and hit[1].content == doc.content:
                 # Read again because the metadata could not vouch for it (written in the last
                 # moments, or behind a link), but it holds what it held: the same document, so
@@ -242,7 +250,8 @@ class FileStore:
             st = os.lstat(full)
         except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate, NUL)
             return None
-        if not stat.S_ISDIR(st.st_mode) or not _settled(st) or (rel and not self._plain_dirs(rel + "/x")):
+        # ``lstat`` found a folder (not a link to one): the folders above it are left to check.
+        if not stat.S_ISDIR(st.st_mode) or not _settled(st) or (rel and not self._plain_dirs(rel)):
             return None
         return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 

@@ -115,3 +115,46 @@ def test_forget_drops_a_cached_file(tmp_path: Path, settled: None) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
     cached.forget("specs/x.md")
     assert cached.read("specs/x.md").data == b"bbbb"
+
+
+def _counting_lstat(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    real = os.lstat
+
+    def lstat(path: str | os.PathLike[str], *args: object, **kwargs: object) -> os.stat_result:
+        seen.append(os.fspath(path))
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    return seen
+
+
+def test_a_fresh_read_looks_at_each_folder_once(tmp_path: Path, settled: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's ``lstat`` of the file and its folders vouches for the read: the reader opens
+    the file at once (``DiskReader.read_plain``) instead of looking at every folder again, and
+    an absent file is answered from the same looks. What is read is what the reader reads."""
+    root = tmp_path / "repo"
+    (root / "specs" / "a").mkdir(parents=True)
+    (root / "specs" / "a" / "spec.md").write_text("one\n", "utf-8")
+    store = FileStore(DiskReader(root), str(root))
+    seen = _counting_lstat(monkeypatch)
+    doc = store.disk_document("specs/a/spec.md")
+    assert doc.content.ok and doc.text == "one\n"
+    assert sorted(seen) == sorted(str(root / p) for p in ("specs/a/spec.md", "specs", "specs/a"))
+    seen.clear()
+    absent = store.disk_document("specs/a/closure.json")
+    assert absent.content.status is ReadStatus.MISSING
+    assert sorted(seen) == sorted(str(root / p) for p in ("specs/a/closure.json", "specs/a", "specs"))
+    assert store.sweep() == []  # and what the looks saw is what a sweep compares with
+
+
+def test_read_plain_never_follows_the_file(tmp_path: Path) -> None:
+    """A file swapped for a link between the store's look and the read is not followed."""
+    root = tmp_path / "repo"
+    (root / "specs").mkdir(parents=True)
+    outside = tmp_path / "outside.md"
+    outside.write_text("secret\n", "utf-8")
+    (root / "specs" / "spec.md").symlink_to(outside)
+    read = DiskReader(root).read_plain("specs/spec.md")
+    assert not read.ok and read.data is None
+    assert DiskReader(root).read_plain("specs/../specs/spec.md").status is ReadStatus.SYMLINK_OUTSIDE

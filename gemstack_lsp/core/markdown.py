@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
 from gemstack_lsp.core.frozen import direct_init
@@ -547,14 +547,7 @@ def _runs(text: str, kind: int) -> list[int]:
     """Where every run of ```` ``` ```` (``kind`` 0) or ``~~~`` (1) starts, non-overlapping, in
     order: found once per text for the fence scan and for the reference's reading."""
     run = _FENCE_RUNS[kind]
-    if not _has(text, run):
-        return []
-    out: list[int] = []
-    at = text.find(run)
-    while at >= 0:
-        out.append(at)
-        at = text.find(run, at + 3)
-    return out
+    return [m.start() for m in run.finditer(text)] if _has(text, run.pattern) else []
 
 
 def _has(text: str, run: str) -> bool:
@@ -564,14 +557,19 @@ def _has(text: str, run: str) -> bool:
     return run[0] in text and run in text
 
 
-#: Where a fence can open or close: a run of three backticks or tildes.
-_FENCE_RUNS = ("```", "~~~")
-#: Where an HTML block of types 1 to 5 (the ones a blank line does not end) can start; the
-#: group that matched names the type (``_HTML_START`` / ``_HTML_END`` index).
+#: Where a fence can open or close: a run of three backticks or tildes (searched for as literals
+#: by the regular-expression engine, twice as fast as ``str.find`` over text that is not ASCII).
+_FENCE_RUNS = (re.compile("```"), re.compile("~~~"))
+#: Where an HTML block of types 1 to 5 (the ones a blank line does not end) starts without its
+#: end condition (``_HTML_END``, looked for from the same ``<``) on the rest of its line: the
+#: start, then the end's absence, as lookaheads, so one search of the text finds them all.
 _HTML_LONG_START = re.compile(
-    r"<(?:(?P<h0>(?i:script|pre|textarea|style)(?:\s|>|$))|(?P<h1>!--)|(?P<h2>\?)|(?P<h3>![A-Za-z])|(?P<h4>!\[CDATA\[))"
+    r"<(?:(?=(?i:script|pre|textarea|style)(?:\s|>|$))(?![^\r\n]*</(?i:script|pre|textarea|style)>)"
+    r"|(?=!--)(?![^\r\n]*-->)"
+    r"|(?=\?)(?![^\r\n]*\?>)"
+    r"|(?=![A-Za-z])(?![^\r\n]*>)"
+    r"|(?=!\[CDATA\[)(?![^\r\n]*\]\]>))"
 )
-_HTML_GROUPS = ("h0", "h1", "h2", "h3", "h4")
 #: A blank line (spaces and tabs only) and the start of the line after it when that line
 #: starts with neither a space, a tab nor ">": a barrier (see ``_Landmarks``), in a text with
 #: any line breaks (one whose lines all end with "\n" has its barriers found line by line).
@@ -607,19 +605,14 @@ class _Landmarks:
     before: list[int]
 
 
-def _landmarks(text: str, lines: _Lines, starts: Sequence[int]) -> _Landmarks:
+def _landmarks(text: str) -> _Landmarks:
     fences = _runs(text, 0)
     tildes = _runs(text, 1)
     if tildes:
         fences = sorted(fences + tildes)
     hot = fences
     if "<" in text:
-        risky = []
-        for m in _HTML_LONG_START.finditer(text):
-            at = m.start()
-            end = _HTML_END[_HTML_GROUPS.index(m.lastgroup or "h0")]
-            if end.search(text, at, lines[bisect.bisect_right(starts, at) - 1][1]) is None:
-                risky.append(at)
+        risky = [m.start() for m in _HTML_LONG_START.finditer(text)]
         if risky:
             hot = sorted(fences + risky)
     before: list[int] = []
@@ -698,7 +691,7 @@ def _scan_lines(
     starts = _line_starts(text)
     texts = lines.texts  # the text of each line, without its break
     plain_breaks = "\r" not in text
-    marks = _landmarks(text, lines, starts)
+    marks = _landmarks(text)
     skip_to = first
     count = len(lines)
     ln = first - 1

@@ -176,15 +176,22 @@ class DiskReader:
                 return FileContent(rel, ReadStatus.TOO_LARGE, detail=f"{st.st_size} bytes")
             chunks: list[bytes] = []
             total = 0
+            # The size the file has now and one byte more: a read that falls short of what it
+            # asked for reached the end of a regular file (one read, not one and an empty one,
+            # and no megabyte buffer made for a few kilobytes); a file still growing reads on.
+            want = st.st_size + 1
             while True:
-                chunk = os.read(fd, 1 << 20)
+                chunk = os.read(fd, want)
                 if not chunk:
                     break
                 total += len(chunk)
                 if total > MAX_ANALYSED_BYTES:
                     return FileContent(rel, ReadStatus.TOO_LARGE, detail=f"more than {MAX_ANALYSED_BYTES} bytes")
                 chunks.append(chunk)
-            return FileContent(rel, ReadStatus.OK, b"".join(chunks))
+                if len(chunk) < want:
+                    break
+                want = 1 << 20
+            return FileContent(rel, ReadStatus.OK, chunks[0] if len(chunks) == 1 else b"".join(chunks))
         except OSError as exc:
             return FileContent(rel, ReadStatus.ERROR, detail=exc.strerror or str(exc))
         finally:

@@ -245,7 +245,7 @@ class FileStore:
     def _dir_key(self, rel: str) -> StatKey | None:
         if self._root is None:
             return None
-        full = os.path.join(self._root, rel) if rel else self._root
+        full = self._root + "/" + rel if rel else self._root
         try:
             st = os.lstat(full)
         except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate, NUL)
@@ -313,7 +313,7 @@ class FileStore:
         if self._root is None:
             return None
         try:
-            st = os.lstat(os.path.join(self._root, rel))
+            st = os.lstat(self._root + "/" + rel)
         except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate, NUL)
             return None
         return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
@@ -323,7 +323,7 @@ class FileStore:
         the file must be read again whatever is kept (or kept not at all)."""
         if self._root is None or not rel:
             return None
-        full = os.path.join(self._root, rel)
+        full = self._root + "/" + rel
         try:
             st = os.lstat(full)
         except FileNotFoundError:
@@ -350,7 +350,7 @@ class FileStore:
         assert self._root is not None
         path = self._root
         for part in rel.split("/")[:-1]:
-            path = os.path.join(path, part)
+            path = path + "/" + part
             try:
                 if not stat.S_ISDIR(os.lstat(path).st_mode):
                     return False

@@ -84,3 +84,26 @@ def test_write_atomic_replaces_and_refuses_symlinks(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="symlink"):
         write_atomic(link, b"x")
     assert not (tmp_path / "elsewhere.json").exists()
+
+
+@pytest.mark.parametrize("reported", [0, 3, 9, 10, 11, 4096])
+def test_a_read_takes_the_whole_file_whatever_size_it_was_said_to_have(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reported: int
+) -> None:
+    """A read asks for the size ``fstat`` gave and one byte more; a file that grew since (its
+    size said smaller) reads on to its end, and one that grew past the limit is refused."""
+    import gemstack_lsp.fs as fs_mod
+
+    (tmp_path / "grows.md").write_bytes(b"0123456789")
+    real_fstat = os.fstat
+
+    def fstat(fd: int) -> os.stat_result:
+        st = real_fstat(fd)
+        return os.stat_result((*st[:6], reported, *st[7:]))
+
+    monkeypatch.setattr(fs_mod.os, "fstat", fstat)
+    read = DiskReader(tmp_path).read("grows.md")
+    assert read.ok and read.data == b"0123456789"
+    monkeypatch.setattr(fs_mod, "MAX_ANALYSED_BYTES", 5)
+    if reported <= 5:
+        assert DiskReader(tmp_path).read("grows.md").status is ReadStatus.TOO_LARGE

@@ -1060,17 +1060,8 @@ def scan_fences(text: str) -> tuple[Fence, ...]:
             out.append(f)
             continue
         issue = _issue(f, text, refs[f.kind])
-        out.append(
-            Fence(
-                **{k: getattr(f, k) for k in f.__dataclass_fields__ if k not in _VIS},
-                reference_visible=issue is None,
-                reference_issue=issue,
-            )
-        )
+        out.append(replace(f, reference_visible=issue is None, reference_issue=issue))
     return tuple(out)
-
-
-_VIS = frozenset({"reference_visible", "reference_issue"})
 
 
 def fences_of_kind(text: str, kind: str) -> tuple[Fence, ...]:

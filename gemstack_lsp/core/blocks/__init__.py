@@ -178,15 +178,16 @@ def _guarded(
 def blocks_of(path: str, text: str) -> DocumentBlocks:
     """Every Gemstack block of the document at ``path`` (repository-relative) holding ``text``."""
     fences = scan_fences(text)
-
-    def of(kind: str) -> tuple[Fence, ...]:
-        return tuple(f for f in fences if f.kind == kind)
-
+    by_kind: dict[str | None, list[Fence]] = {}
+    for f in fences:
+        by_kind.setdefault(f.kind, []).append(f)
     memo = active_memo()
     name = f"{_BLOCKS_OF}:{path}"
     recent = memo.recent(name) if memo is not None else []
     before = recent[0][1] if recent else None
-    results = tuple(_kind_result(k.name, path, k.parse, text, of(k.name), before) for k in kinds.BLOCKS)
+    results = tuple(
+        _kind_result(k.name, path, k.parse, text, tuple(by_kind.get(k.name, ())), before) for k in kinds.BLOCKS
+    )
     blocks = DocumentBlocks(path=path, fences=fences, results=results, fence_findings=fence_findings(path, text))
     if memo is not None:
         memo.remember(name, text, blocks)

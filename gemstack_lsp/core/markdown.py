@@ -24,6 +24,7 @@ import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 
 from gemstack_lsp.core.frozen import direct_init
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
@@ -404,9 +405,9 @@ def _scan_commonmark(text: str) -> tuple[Fence, ...]:
                 break
     if scan is None:
         # Without a run of three backticks or tildes no line can open a fence: the scan would
-        # stop at its first line, having found nothing (the line table is not even needed).
+        # stop at its first line, having found nothing.
         no_fence = not _has(text, "```") and not _has(text, "~~~")
-        scan = _Scan((), ()) if no_fence else _scan_lines(text, _lines(text), 0, ())
+        scan = _Scan((), ()) if no_fence else _scan_lines(text, 0, 0, ())
     if memo is not None:
         memo.remember(_RECENT_COMMONMARK, text, scan)
     return scan.fences
@@ -497,7 +498,7 @@ def _rescan(old: str, scan: _Scan, new: str) -> _Scan | None:
     # Old clean lines after the edit (a line break changed at the end of a line can merge
     # the next one into the edit: the line after the last touched one is the first candidate).
     old_clean_after = frozenset(c for c in scan.clean if c > last_old + 1)
-    part = _scan_lines(new, new_lines, start, old_clean_after, line_delta, last_old + 1 + line_delta)
+    part = _scan_lines(new, start, new_lines.starts[start], old_clean_after, line_delta, last_old + 1 + line_delta)
     before = tuple(f for f in scan.fences if f.open_line < start)
     clean_before = scan.clean[: k + 1] if k >= 0 else ()
     if part.stopped is None:
@@ -641,6 +642,40 @@ def _landmarks(text: str) -> _Landmarks:
     return _Landmarks(fences, hot, before)
 
 
+def _line_end(text: str, at: int, plain_breaks: bool) -> int:
+    """Where the line that starts at ``at`` ends: its break, or the end of the text."""
+    if plain_breaks:
+        end = text.find("\n", at)
+        return end if end >= 0 else len(text)
+    found = _BREAK.search(text, at)
+    return found.start() if found is not None else len(text)
+
+
+def _after_break(text: str, end: int) -> int:
+    """Where the next line starts, after the break at ``end`` (the end of a line)."""
+    if end >= len(text):
+        return end
+    return end + 2 if text.startswith("\r\n", end) else end + 1
+
+
+def _breaks(text: str, start: int, end: int, plain_breaks: bool) -> int:
+    """How many line breaks lie in ``text[start:end]`` (a ``\r\n`` is one)."""
+    if plain_breaks:
+        return text.count("\n", start, end)
+    return text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
+
+
+def _split_breaks(segment: str, plain_breaks: bool) -> list[str]:
+    """The lines of ``segment`` (which ends with a line break), without their breaks."""
+    lines = segment.split("\n") if plain_breaks else _BREAK_RUN.split(segment)
+    lines.pop()  # what follows the final break
+    return lines
+
+
+_BREAK = re.compile(r"[\r\n]")
+_BREAK_RUN = re.compile(r"\r\n|\r|\n")
+
+
 @functools.lru_cache(maxsize=64)
 def _closing_fence(char: str, length: int) -> re.Pattern[str]:
     """A line that closes a fence of ``length`` ``char`` characters outside containers, with the
@@ -650,15 +685,20 @@ def _closing_fence(char: str, length: int) -> re.Pattern[str]:
 
 def _scan_lines(
     text: str,
-    lines: _Lines,
     first: int,
+    first_at: int,
     resume: Collection[int],
     line_delta: int = 0,
     after: int = 0,
 ) -> _Scan:
-    """Scan ``lines`` of ``text`` from line ``first`` (whose start is clean) to the end, or,
-    when ``resume`` holds old clean lines, up to the first clean line ``ln`` past ``after``
-    whose old counterpart ``ln - line_delta`` is in ``resume`` (``stopped`` says which)."""
+    """Scan the lines of ``text`` from line ``first`` (starting at offset ``first_at``, a clean
+    start) to the end, or, when ``resume`` holds old clean lines, up to the first clean line
+    ``ln`` past ``after`` whose old counterpart ``ln - line_delta`` is in ``resume``
+    (``stopped`` says which).
+
+    No table of every line is made: the scan keeps the line it is at and where it starts,
+    reads a line's text only where it looks at that line, and counts the breaks it jumps over
+    (a long document's table cost more than the rest of its scan)."""
     stack: list[_Container] = []
     fences: list[Fence] = []
     fence: _OpenFence | None = None
@@ -688,36 +728,32 @@ def _scan_lines(
         )
 
     clean: list[int] = []
-    starts = _line_starts(text)
-    texts = lines.texts  # the text of each line, without its break
     plain_breaks = "\r" not in text
     marks = _landmarks(text)
-    skip_to = first
-    count = len(lines)
-    ln = first - 1
+    # The line to look at next and where it starts: the one after the last (set where that
+    # line is read), or the one a fast path skipped to (every ``continue`` comes here).
+    next_ln, next_at = first, first_at
     while True:
-        # The next line, or the one a fast path skipped to (every ``continue`` comes here).
-        ln = max(ln + 1, skip_to)
-        if ln >= count:
-            break
+        ln, at = next_ln, next_at
+        if at >= len(text) and (at or ln):
+            break  # past the last line (an empty text has one, empty line)
         if fence is None and (html is None or html[0] >= 5):
             # Nothing before the next hot place can open a fence or leave a block open that
             # hides one: jump to the last barrier before it (``_Landmarks``), or stop when no
             # fence run is left.
-            here = starts[ln]
-            if bisect.bisect_left(marks.fences, here) == len(marks.fences):
+            if bisect.bisect_left(marks.fences, at) == len(marks.fences):
                 break
-            barrier = marks.before[bisect.bisect_left(marks.hot, here)]
-            if barrier > here:
+            barrier = marks.before[bisect.bisect_left(marks.hot, at)]
+            if barrier > at:
                 stack.clear()
                 para_depth = None
                 html = None
-                skip_to = bisect.bisect_left(starts, barrier)
+                next_ln, next_at = ln + _breaks(text, at, barrier, plain_breaks), barrier
                 continue
         if fence is not None and not stack and fence.indent == 0 and plain_breaks:
             # The body of a fence outside containers, opened at the margin, is its lines as
             # they are: one search finds the closing fence.
-            body_start = starts[ln]
+            body_start = at
             closing = _closing_fence(fence.char, fence.length).search(text, body_start - 1)
             if closing is None:
                 # Unterminated: the body is every line to the end of the document, each ended
@@ -726,13 +762,14 @@ def _scan_lines(
                 fence.parts.append(text[body_start:] if text.endswith("\n") else text[body_start:] + "\n")
                 break
             close_start = closing.start() + 1
-            close = bisect.bisect_left(starts, close_start)
+            close = ln + text.count("\n", body_start, close_start)
             if close > ln:
                 fence.segments.append(Segment(0, body_start, close_start - body_start))
                 fence.parts.append(text[body_start:close_start])
-            finish(fence, close, Span(*lines[close]))
+            close_end = _line_end(text, close_start, True)
+            finish(fence, close, Span(close_start, close_end))
             fence = None
-            skip_to = close + 1
+            next_ln, next_at = close + 1, _after_break(text, close_end)
             continue
         if fence is None and html is None and not stack:
             if para_depth is None:
@@ -741,21 +778,25 @@ def _scan_lines(
                 clean.append(ln)
             # Outside every container, fence and HTML block, a run of paragraph lines and blank
             # lines changes nothing but the open paragraph: one regular expression passes it.
-            plain = _PLAIN_RUN.match(text, starts[ln])
+            plain = _PLAIN_RUN.match(text, at)
             if plain is not None:
-                skip_to = bisect.bisect_left(starts, plain.end())
+                run_end = plain.end()
+                run_lines = _split_breaks(text[at:run_end], plain_breaks)
+                skip_to = ln + len(run_lines)
                 blank = False
-                for j in range(ln, skip_to):
-                    blank = not texts[j].strip(" \t")
+                for j, line_text in enumerate(run_lines, ln):
+                    blank = not line_text.strip(" \t")
                     if blank and j + 1 < skip_to:
                         if j + 1 > after and (j + 1 - line_delta) in resume:
                             return _Scan(tuple(fences), tuple(clean), j + 1)
                         clean.append(j + 1)
                 para_depth = None if blank else 0
+                next_ln, next_at = skip_to, run_end
                 continue
-        s = texts[ln]
-        ls = starts[ln]
-        le = ls + len(s)
+        ls = at
+        le = _line_end(text, at, plain_breaks)
+        s = text[ls:le]
+        next_ln, next_at = ln + 1, _after_break(text, le)
         cur = _Cursor(s)
         # 1. Continue the open containers.
         matched = 0
@@ -954,45 +995,68 @@ def _html_start(rest: str, in_paragraph: bool) -> int | None:
 def _reference_all(text: str) -> dict[str, tuple[ReferenceBlock, ...]]:
     if "```" not in text:
         return {kind: () for kind in BLOCK_KINDS}  # no line can open a block
-    lines = _lines(text)
-    # Only a line that starts with ``` can open or close a block (trimming is at the end).
-    texts, starts = lines.texts, lines.starts
-    marks = [(i, js_trim_end(texts[i])) for i in _lines_starting_with_ticks(text)]
+    plain_breaks = "\r" not in text
+    # Only a line that starts with ``` can open or close a block (trimming is at the end):
+    # (line, start, end, trimmed text) of each, its line counted from the one before.
+    marks: list[tuple[int, int, int, str]] = []
+    line, counted = 0, 0
+    for at in _runs(text, 0):
+        if at == 0 or text[at - 1] in "\r\n":
+            line += _breaks(text, counted, at, plain_breaks)
+            counted = at
+            end = _line_end(text, at, plain_breaks)
+            marks.append((line, at, end, js_trim_end(text[at:end])))
     out: dict[str, tuple[ReferenceBlock, ...]] = {}
     openers = {"```" + k: k for k in BLOCK_KINDS}
-    present = {openers[t] for _, t in marks if t in openers}
+    present = {openers[m[3]] for m in marks if m[3] in openers}
     for kind in BLOCK_KINDS:
         if kind not in present:
             out[kind] = ()
             continue
         opener = "```" + kind
         blocks: list[ReferenceBlock] = []
-        start: int | None = None
-        for i, t in marks:
+        start: tuple[int, int, int, str] | None = None
+        for mark in marks:
             if start is None:
-                if t == opener:
-                    start = i
-            elif t == "```":
-                body_lines = texts[start + 1 : i]
-                if start + 1 < i:
-                    body_span = Span(lines[start + 1][0], lines[i - 1][1])
-                else:
-                    body_span = Span(lines[start][1], lines[start][1])
-                blocks.append(
-                    ReferenceBlock(
-                        kind=kind,
-                        open_line=start,
-                        close_line=i,
-                        open_span=Span(*lines[start]),
-                        close_span=Span(*lines[i]),
-                        body="\n".join(body_lines),
-                        body_span=body_span,
-                        line_starts=tuple(starts[start + 1 : i]),
-                    )
-                )
+                if mark[3] == opener:
+                    start = mark
+            elif mark[3] == "```":
+                blocks.append(_reference_block(text, kind, start, mark, plain_breaks))
                 start = None
         out[kind] = tuple(blocks)
     return out
+
+
+def _reference_block(
+    text: str, kind: str, opening: tuple[int, int, int, str], closing: tuple[int, int, int, str], plain_breaks: bool
+) -> ReferenceBlock:
+    """The block between two fence lines (line, start, end, trimmed text): its body is the
+    lines between them joined by ``\n``."""
+    open_line, open_start, open_end, _ = opening
+    close_line, close_start, close_end, _ = closing
+    body_start = _after_break(text, open_end)
+    if open_line + 1 < close_line:
+        lines = _split_breaks(text[body_start:close_start], plain_breaks)
+        if plain_breaks:
+            starts = list(accumulate(map((1).__add__, map(len, lines[:-1])), initial=body_start))
+            body = text[body_start : close_start - 1]
+        else:
+            breaks = _BREAK_RUN.finditer(text, body_start, close_start)
+            starts = [body_start, *[m.end() for m in breaks][:-1]]
+            body = "\n".join(lines)
+        body_span = Span(body_start, starts[-1] + len(lines[-1]))
+    else:
+        starts, body, body_span = [], "", Span(open_end, open_end)
+    return ReferenceBlock(
+        kind=kind,
+        open_line=open_line,
+        close_line=close_line,
+        open_span=Span(open_start, open_end),
+        close_span=Span(close_start, close_end),
+        body=body,
+        body_span=body_span,
+        line_starts=tuple(starts),
+    )
 
 
 def reference_blocks(text: str, kind: str) -> list[ReferenceBlock]:

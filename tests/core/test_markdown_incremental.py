@@ -28,7 +28,7 @@ PIECES = ["x", " ", "\n", "\r\n", "\r", "`", "```", "~~~", "> ", "- ", "1. ", "\
 
 
 def full(text: str) -> tuple[markdown.Fence, ...]:
-    return markdown._scan_lines(text, markdown._lines(text), 0, ()).fences
+    return markdown._scan_lines(text, 0, 0, ()).fences
 
 
 def incremental(before: str, after: str) -> tuple[markdown.Fence, ...]:

@@ -1,3 +1,3 @@
-from gemstack_lsp.cli import main
+from gemstack_lsp.cli import run
 
-raise SystemExit(main())
+run()

@@ -6,11 +6,13 @@ loads pygls and `serve` never loads the CLI reporters.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
 import traceback
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from gemstack_lsp import __version__
 
@@ -81,6 +83,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return internal_error(args_list[0] if args_list else "", exc)
     finally:
         i18n.reset_language(token)
+
+
+def run() -> NoReturn:
+    """The ``gemstack-lsp`` program (the console script, ``python -m gemstack_lsp``): ``main``
+    with the process's arguments, its status the process's.
+
+    After ``check`` the process ends as soon as its output is flushed (``os._exit``, as mypy
+    ends): the interpreter's teardown would free, one by one, every parse, finding and unit
+    result of the repository just checked (some 30 ms at 500 features) and run nothing else, as
+    ``check`` writes no file and leaves no process or thread behind. Every other command ends
+    the usual way."""
+    argv = sys.argv[1:]
+    code = main(argv)
+    try:
+        command = _language(list(argv))[0][:1]
+    except ValueError:
+        command = []
+    if command == ["check"]:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):  # a reader gone, a stream closed
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 LANG_CHOICES = ("en", "es")

@@ -183,7 +183,7 @@ def test_vsix_carries_the_server_wheel_built_from_this_tree(vsix: zipfile.ZipFil
     dist_info = f"gemstack_lsp-{__version__}.dist-info"
     metadata = wheel.read(f"{dist_info}/METADATA").decode("utf-8")
     assert "Name: gemstack-lsp" in metadata and f"Version: {__version__}" in metadata
-    assert "gemstack-lsp = gemstack_lsp.cli:main" in wheel.read(f"{dist_info}/entry_points.txt").decode("utf-8")
+    assert "gemstack-lsp = gemstack_lsp.cli:run" in wheel.read(f"{dist_info}/entry_points.txt").decode("utf-8")
     # Every module of the package, byte for byte as in this tree (a stale .vsix fails here).
     package = ROOT / "gemstack_lsp"
     tree = {str(p.relative_to(ROOT)).replace("\\", "/") for p in package.rglob("*.py")}

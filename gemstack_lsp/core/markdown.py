@@ -347,6 +347,10 @@ _INFO_WORD_END = re.compile(JS_WS_CLASS)
 
 
 def _kind_of(info: str) -> str | None:
+    if info in BLOCK_KINDS:
+        return info
+    if info.isascii() and info.isprintable() and " " not in info:
+        return None  # one word (no JavaScript whitespace), not a kind
     first = _INFO_WORD_END.split(info, maxsplit=1)[0]
     return first if first in BLOCK_KINDS else None
 
@@ -706,24 +710,26 @@ def _scan_lines(
     html: tuple[int, int] | None = None  # (html block type index, depth)
 
     def finish(f: _OpenFence, close_line: int | None, close_span: Span | None) -> None:
-        body = "".join(f.parts)
+        segments = f.segments
         fences.append(
             Fence(
-                info=f.info,
-                kind=_kind_of(f.info),
-                fence_char=f.char,
-                fence_len=f.length,
-                indent=f.indent,
-                open_line=f.open_line,
-                open_span=f.open_span,
-                close_line=close_line,
-                close_span=close_span,
-                body=body,
-                segments=tuple(f.segments),
-                segment_starts=tuple(seg.body_start for seg in f.segments),
-                in_container=bool(f.containers),
-                container=_describe_containers(f.containers),
-                terminated=close_line is not None,
+                f.info,
+                _kind_of(f.info),
+                f.char,
+                f.length,
+                f.indent,
+                f.open_line,
+                f.open_span,
+                close_line,
+                close_span,
+                f.parts[0] if len(f.parts) == 1 else "".join(f.parts),
+                tuple(segments),
+                bool(f.containers),
+                _describe_containers(f.containers) if f.containers else None,
+                close_line is not None,
+                segment_starts=(segments[0].body_start,)
+                if len(segments) == 1
+                else tuple([g.body_start for g in segments]),
             )
         )
 
@@ -1124,8 +1130,19 @@ def scan_fences(text: str) -> tuple[Fence, ...]:
             out.append(f)
             continue
         issue = _issue(f, text, refs[f.kind])
-        out.append(replace(f, reference_visible=issue is None, reference_issue=issue))
+        out.append(_seen_by_reference(f, issue))
     return tuple(out)
+
+
+def _seen_by_reference(fence: Fence, issue: str | None) -> Fence:
+    """``fence`` with its reference visibility: ``dataclasses.replace`` without its look at the
+    fields on every call (a ``direct_init`` class keeps its fields in the instance's dictionary)."""
+    seen = object.__new__(Fence)
+    fields = seen.__dict__
+    fields.update(fence.__dict__)
+    fields["reference_visible"] = issue is None
+    fields["reference_issue"] = issue
+    return seen
 
 
 def fences_of_kind(text: str, kind: str) -> tuple[Fence, ...]:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemstack_lsp.core.blocks import base, contracts, test_bindings, test_matrix
+from gemstack_lsp.core.blocks import base, closure_gates, contracts, test_bindings, test_matrix
 from gemstack_lsp.core.blocks.base import BlockResult, read_block
 from gemstack_lsp.core.jsonspan import NOT_PLAIN, parse_json, plain_json
 
@@ -115,6 +115,41 @@ def test_contracts_read_as_plain_values_give_what_their_tree_gives(block: str) -
     for c, t in zip(plain.items, tree.items, strict=True):
         assert c.to_json() == t.node.to_python() and c.to_json() is not c.to_json()  # a copy each time
         assert (c.value_span, c.values_span, c.entity_span) == (t.value_span, t.values_span, t.entity_span)
+
+
+_GATE_KEYS = ["id", "type", "script", "requirement", "waivable", "extra"]
+_GATE_VALUES = st.one_of(
+    _VALUES, st.sampled_from(["PACKAGE_SCRIPT", "REQUIRED", "SUPPLEMENTAL", "g", "h", "test"]), st.booleans()
+)
+
+
+def _gate() -> st.SearchStrategy[str]:
+    """A gate's text; a key may repeat (the block is then read as a tree)."""
+    pairs = st.lists(st.tuples(st.sampled_from(_GATE_KEYS), _GATE_VALUES), max_size=7)
+    return pairs.map(lambda ps: "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in ps) + "}")
+
+
+def _valid_gate() -> st.SearchStrategy[str]:
+    return st.builds(
+        lambda gid, req, waivable: json.dumps(
+            {"id": gid, "type": "PACKAGE_SCRIPT", "script": "test", "requirement": req} | waivable
+        ),
+        st.sampled_from(["g", "h"]),
+        st.sampled_from(["REQUIRED", "SUPPLEMENTAL"]),
+        st.sampled_from([{}, {"waivable": True}, {"waivable": 0}]),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(_block(_gate() | _valid_gate()))
+def test_closure_gates_read_as_plain_values_give_what_their_tree_gives(block: str) -> None:
+    text = f"# Plan\n\n```gemstack-closure-gates\n{block}\n```\n"
+    plain = closure_gates.gates_of(read_block("plan.md", text, closure_gates.INFO, plain=True))
+    tree = closure_gates.gates_of(read_block("plan.md", text, closure_gates.INFO))
+    assert _seen(plain) == _seen(tree)
+    assert plain == tree and pickle.loads(pickle.dumps(plain)) == tree
+    for gate in plain.items:
+        assert text[gate.id_span.start : gate.id_span.end] == json.dumps(gate.id)
 
 
 def test_a_clean_block_makes_no_tree_until_a_place_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,20 +7,14 @@ Rules, codes and messages are the reference's (section 9.4 of the reference note
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from gemstack_lsp.core import kinds
-from gemstack_lsp.core.blocks.base import (
-    BlockKindInfo,
-    BlockResult,
-    BlockSource,
-    array_items,
-    js_string,
-    js_truthy_string,
-    read_block,
-)
+from gemstack_lsp.core.blocks.base import BlockItem, BlockKindInfo, BlockResult, BlockSource, plain_items, read_block
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.jsonspan import JsonBool, JsonNode, JsonObject, JsonString
+from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.jscompat import UNDEFINED, js_string
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
@@ -37,8 +31,9 @@ GATE_TYPES = ("PACKAGE_SCRIPT",)
 REQUIREMENTS = ("REQUIRED", "SUPPLEMENTAL")
 
 
-@dataclass(frozen=True)
-class ClosureGate:
+@direct_init
+@dataclass(frozen=True, eq=False)
+class ClosureGate(BlockItem):
     """A package script that must (REQUIRED) or should (SUPPLEMENTAL) pass before closure."""
 
     id: str
@@ -46,59 +41,71 @@ class ClosureGate:
     script: str
     requirement: str
     waivable: bool
-    span: Span
-    id_span: Span
-    node: JsonObject
+    #: The block the gate was read from and its place there (``BlockItem``: its node and span).
+    source: BlockSource = field(repr=False)
+    index: int = field(repr=False)
+
+    @property
+    def id_span(self) -> Span:
+        return self.member_span("id")
+
+    def _values(self) -> tuple[Any, ...]:
+        return (self.id, self.type, self.script, self.requirement, self.waivable)
 
 
 def parse_closure_gates(path: str, text: str, fences: Sequence[Fence] | None = None) -> BlockResult[ClosureGate]:
     """The closure gates of one document (the reference reads them from plan.md)."""
-    return gates_of(read_block(path, text, INFO, fences))
+    return gates_of(read_block(path, text, INFO, fences, plain=True))
 
 
 def gates_of(src: BlockSource) -> BlockResult[ClosureGate]:
     """The reference's rules over a located gates block (``read_block`` or ``read_reference_block``)."""
-    return array_items(src, "GATES_PARSE_ERROR", "gemstack-closure-gates must be a JSON array", _check_item)
+    return plain_items(src, "GATES_PARSE_ERROR", "gemstack-closure-gates must be a JSON array", _check_item)
 
 
-def _check_item(src: BlockSource, i: int, item: JsonNode, seen: set[str], out: list[Finding]) -> ClosureGate | None:
-    obj = item if isinstance(item, JsonObject) else None
+def _check_item(src: BlockSource, i: int, item: Any, seen: set[str], out: list[Finding]) -> ClosureGate | None:
+    """The reference's rules over the ``i``-th gate, read as plain values; a finding is placed on
+    the member its rule is about, or on the gate when it lacks that member."""
     before = len(out)
+    gid: str | None = None
 
-    def bad(message: str, at: JsonNode | None) -> None:
-        out.append(src.finding("GATES_PARSE_ERROR", message, at or item, subject=gid))
+    def bad(message: str, key: str | None = None) -> None:
+        at = src.span_at((i, key) if key is not None and isinstance(item, dict) and key in item else (i,))
+        out.append(src.finding("GATES_PARSE_ERROR", message, at, subject=gid))
 
-    if obj is None:
+    if not isinstance(item, dict):
         # The reference reads ``item.id`` even of a non-object item (and crashes on null): it has no id.
-        gid: str | None = None
-        bad(f"Gate at index {i} missing id", item)
+        bad(f"Gate at index {i} missing id")
         return None
-    id_node = obj.get("id")
-    gid = js_truthy_string(id_node)
+    id_value = item.get("id", UNDEFINED)
+    gid = _truthy_string(id_value)
     if gid is None:
-        bad(f"Gate at index {i} missing id", id_node)
+        bad(f"Gate at index {i} missing id", "id")
     elif gid in seen:
-        bad(f'Duplicate gate id detected: "{gid}"', id_node)
+        bad(f'Duplicate gate id detected: "{gid}"', "id")
     if gid is not None:
         seen.add(gid)
-    shown = gid if gid is not None else js_string(id_node)
-    type_node = obj.get("type")
-    gtype = type_node.value if isinstance(type_node, JsonString) and type_node.value in GATE_TYPES else None
+    shown = gid if gid is not None else js_string(id_value)
+    type_value = item.get("type", UNDEFINED)
+    gtype = type_value if isinstance(type_value, str) and type_value in GATE_TYPES else None
     if gtype is None:
-        bad(f'Unsupported gate type: "{js_string(type_node)}". Only PACKAGE_SCRIPT is supported in MVP.', type_node)
-    script_node = obj.get("script")
-    script = js_truthy_string(script_node)
+        bad(f'Unsupported gate type: "{js_string(type_value)}". Only PACKAGE_SCRIPT is supported in MVP.', "type")
+    script = _truthy_string(item.get("script", UNDEFINED))
     if gtype is not None and script is None:
-        bad(f'PACKAGE_SCRIPT gate "{shown}" missing script name', script_node)
-    req_node = obj.get("requirement")
-    requirement = req_node.value if isinstance(req_node, JsonString) and req_node.value in REQUIREMENTS else None
+        bad(f'PACKAGE_SCRIPT gate "{shown}" missing script name', "script")
+    req_value = item.get("requirement", UNDEFINED)
+    requirement = req_value if isinstance(req_value, str) and req_value in REQUIREMENTS else None
     if requirement is None:
-        bad(f'Gate "{shown}" has invalid requirement: "{js_string(req_node)}"', req_node)
-    waivable_node = obj.get("waivable")
-    if requirement == "REQUIRED" and not isinstance(waivable_node, JsonBool):
-        bad(f'REQUIRED gate "{shown}" requires explicit boolean waivable property', waivable_node)
-    if len(out) != before or gid is None or id_node is None or gtype is None or script is None:
+        bad(f'Gate "{shown}" has invalid requirement: "{js_string(req_value)}"', "requirement")
+    waivable = item.get("waivable", UNDEFINED)
+    if requirement == "REQUIRED" and not isinstance(waivable, bool):
+        bad(f'REQUIRED gate "{shown}" requires explicit boolean waivable property', "waivable")
+    if len(out) != before or gid is None or gtype is None or script is None:
         return None
     assert requirement is not None
-    waivable = waivable_node.value if isinstance(waivable_node, JsonBool) else False
-    return ClosureGate(gid, gtype, script, requirement, waivable, obj.span, id_node.span, obj)
+    return ClosureGate(gid, gtype, script, requirement, waivable if isinstance(waivable, bool) else False, src, i)
+
+
+def _truthy_string(value: Any) -> str | None:
+    """The value when it is a non-empty string (JavaScript's ``x && typeof x === 'string'``)."""
+    return value if isinstance(value, str) and value else None

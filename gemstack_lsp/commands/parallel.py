@@ -27,11 +27,13 @@ from gemstack_lsp.report import Placed, PlaceKey, places_of
 
 #: Below this many features a repository is analysed in one process.
 PARALLEL_MIN_FEATURES = 64
-#: Batches per worker process. Smaller batches even out features of different sizes and a
-#: core the machine's other work slows: a worker that finishes first waits for the last batch
-#: of the other, at most one batch (a few dozen milliseconds here rather than a third of a
-#: second at 500 features); a batch costs a millisecond or so to hand over.
-BATCHES_PER_WORKER = 12
+#: How the features are cut into batches: each batch takes this share of the features not yet
+#: handed out per worker (``batches``), so batches shrink towards the end. A worker that finishes
+#: first waits for the last batch of the other: a few features then, where equal batches left a
+#: batch of 20 features (some 50 ms at 500 features) to wait for; a batch costs a millisecond
+#: or so to hand over, so none is smaller than ``MIN_BATCH``.
+BATCH_SHARE = 1 / 3
+MIN_BATCH = 4
 
 #: One unit's result as it travels back from a worker: (unit, result, what it read, where the
 #: spans of its findings lie).
@@ -93,10 +95,7 @@ def analyze(
     # the folder listings, the Git state). Forked workers inherit all of it, and this host as
     # their own, instead of each paying for it again.
     host.analyze(snapshot, [REPOSITORY_UNIT, features[0]])
-    features = features[1:]
-    count = min(len(features), workers * BATCHES_PER_WORKER)
-    size = -(-len(features) // count)
-    batches = [features[i : i + size] for i in range(0, len(features), size)]
+    batches = _batches(features[1:], workers)
     methods = multiprocessing.get_all_start_methods()
     fork = "fork" in methods
     context = multiprocessing.get_context("fork" if fork else "spawn")
@@ -114,6 +113,19 @@ def analyze(
             del _WORKER_HOSTS[host.root]
     host.analyze(snapshot)  # anything a worker could not give (none in practice) runs here
     return places
+
+
+def _batches(features: Sequence[str], workers: int) -> list[Sequence[str]]:
+    """``features`` cut into batches, in order, each ``BATCH_SHARE`` of what is left for each
+    worker (at least ``MIN_BATCH``): large batches first (fewer hand-overs), small ones last
+    (the workers finish together)."""
+    batches: list[Sequence[str]] = []
+    at = 0
+    while at < len(features):
+        size = max(MIN_BATCH, int((len(features) - at) / workers * BATCH_SHARE))
+        batches.append(features[at : at + size])
+        at += size
+    return batches
 
 
 def _run_batch(root: str, options: AnalysisOptions, keys: Sequence[str]) -> list[Computed]:

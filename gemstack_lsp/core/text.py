@@ -123,6 +123,8 @@ class LineTable(NamedTuple):
     starts: list[int]
 
 
+#: A line break's first character.
+_BREAK = re.compile(r"[\r\n]")
 #: One line and its break; the break group is empty on the last line.
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
 
@@ -179,6 +181,11 @@ class SourceText:
 
     def line_end(self, line: int) -> int:
         """Offset just past the last character of ``line``, before its line break."""
+        if line == 0 and self._starts is None:
+            # The first line (a whole-file finding's): its end is the first break, found without
+            # indexing every line.
+            found = _BREAK.search(self.text)
+            return found.start() if found is not None else len(self.text)
         if line + 1 < len(self._line_starts):
             end = self._line_starts[line + 1]
             while end > self._line_starts[line] and self.text[end - 1] in "\r\n":
@@ -191,15 +198,26 @@ class SourceText:
 
     def line_of(self, offset: int) -> int:
         """The zero-based line holding ``offset``."""
-        offset = max(0, min(offset, len(self.text)))
-        return bisect.bisect_right(self._line_starts, offset) - 1
+        return self._locate(max(0, min(offset, len(self.text))))[0]
 
     def position(self, offset: int, encoding: Encoding = "utf-16") -> Position:
         """The (line, column) of a code-point offset."""
         offset = max(0, min(offset, len(self.text)))
-        line = self.line_of(offset)
-        start = self._line_starts[line]
+        line, start = self._locate(offset)
         return Position(line, column_width(self.text[start:offset], encoding))
+
+    def _locate(self, offset: int) -> tuple[int, int]:
+        """The line holding ``offset`` (within the text) and where it starts. Before the line
+        index is built, a text whose breaks up to ``offset`` are all ``\n`` is counted instead
+        (``check`` places a few findings in files it never indexed)."""
+        starts = self._starts
+        if starts is None:
+            text = self.text
+            if text.find("\r", 0, offset) < 0:
+                return text.count("\n", 0, offset), text.rfind("\n", 0, offset) + 1
+            starts = self._line_starts
+        line = bisect.bisect_right(starts, offset) - 1
+        return line, starts[line]
 
     def offset(self, position: Position, encoding: Encoding = "utf-16") -> int:
         """The code-point offset of an LSP position.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gemstack_lsp.core.text import Position, SourceText, Span, column_width, decode_utf8
@@ -92,3 +92,17 @@ def test_line_index_fast_path_and_regex_path_agree(text: str) -> None:
 
     expected = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
     assert SourceText(text)._line_starts == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab\n\r😀é", max_size=30), st.lists(st.integers(-2, 40), max_size=8))
+def test_positions_before_and_after_the_line_index_agree(text: str, offsets: list[int]) -> None:
+    """A position asked for before the line index exists (counted, when every break before it
+    is ``\\n``) is the one the index gives, and so is the first line's end."""
+    fresh, indexed = SourceText(text), SourceText(text)
+    assert indexed.line_count >= 1  # builds its index
+    assert fresh.line_end(0) == indexed.line_end(0)
+    for offset in offsets:
+        for encoding in ("utf-16", "utf-8", "utf-32"):
+            assert fresh.position(offset, encoding) == indexed.position(offset, encoding)
+        assert fresh.line_of(offset) == indexed.line_of(offset)

@@ -80,6 +80,8 @@ class PartStore:
 
 
 _SCOPE: ContextVar[_Scope | None] = ContextVar("gemstack_tracking_scope", default=None)
+#: Where the feature folders are: a path below holds one feature's file.
+_FEATURE_FOLDERS = SPECS_DIR + "/"
 
 
 class _TrackingReader:
@@ -122,6 +124,10 @@ class SnapshotRepo(GemstackRepo):
         self._lock = threading.Lock()
         #: Shared facts of this snapshot: name -> (value, the dependencies it was computed from).
         self._facts: dict[str, tuple[object, frozenset[str]]] = {}
+        #: The documents outside feature folders this snapshot has read (state.json, the root
+        #: ledger, providers.json, files that blocks name): every unit reads them, and a
+        #: snapshot sees one version of each. Bounded by the repository's files.
+        self._shared_docs: dict[str, Document] = {}
 
     @property
     def buffers(self) -> Mapping[str, Document]:
@@ -209,7 +215,14 @@ class SnapshotRepo(GemstackRepo):
 
     def _read(self, rel: str) -> Document:
         doc = self._buffer_docs.get(rel)
-        return doc if doc is not None else self._store.disk_document(rel)
+        if doc is not None:
+            return doc
+        if rel.startswith(_FEATURE_FOLDERS):
+            return self._store.disk_document(rel)  # one unit's: read (and kept) once by the store
+        doc = self._shared_docs.get(rel)
+        if doc is None:
+            doc = self._shared_docs.setdefault(rel, self._store.disk_document(rel))
+        return doc
 
     def list_dir(self, path: str) -> list[DirEntry] | None:
         rel = normalize_relpath(path)

@@ -226,3 +226,27 @@ def test_keeping_a_units_result_costs_the_same_whatever_the_feature_count(
     host.analyze(snap)
     assert not host.stale(snap.units())  # every unit was kept
     assert compared["eq"] < 200, compared
+
+
+def test_a_snapshot_reads_a_file_outside_the_features_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """state.json, the root ledger and the other files outside feature folders are read by
+    every unit: a snapshot reads each once and keeps that version (a change on disk is the next
+    snapshot's), where each unit's read used to look at the disk again."""
+    host = AnalysisHost(str(repo), DiskReader(repo))
+    reads: Counter[str] = Counter()
+    real = host.files.disk_document
+
+    def counted(rel: str) -> Any:
+        reads[rel] += 1
+        return real(rel)
+
+    monkeypatch.setattr(host.files, "disk_document", counted)
+    snap = host.snapshot()
+    host.analyze(snap)
+    assert reads[".gemstack/state.json"] == 1
+    assert all(n == 1 for rel, n in reads.items() if not rel.startswith("specs/"))
+    state = snap.repo.document(".gemstack/state.json")
+    (repo / ".gemstack" / "state.json").write_text("{}", encoding="utf-8")
+    assert snap.repo.document(".gemstack/state.json") is state  # this snapshot's version
+    host.file_changed(".gemstack/state.json")
+    assert host.snapshot().repo.document(".gemstack/state.json").text == "{}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import functools
 import hashlib
+import json
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -162,7 +163,13 @@ def fingerprint(code: str | None, contract_id: str | None, phase: str | None, lo
         "phase": phase or "unknown",
         "location": loc,
     }
-    return hashlib.sha256(utf8(json_stringify(payload))).hexdigest()
+    if all(v is None or v.isascii() for v in payload.values()):
+        # Python's compact JSON of ASCII strings is JavaScript's, byte for byte (the same
+        # escapes): the C encoder writes it.
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    else:
+        text = json_stringify(payload)
+    return hashlib.sha256(utf8(text)).hexdigest()
 
 
 def _c(code: str, severity: Severity, waivable: bool, family: str, summary: str, explanation: str) -> CodeInfo:

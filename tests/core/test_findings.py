@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity, code_info, fingerprint
+from gemstack_lsp.core.jscompat import json_stringify
 
 SEED_CODES = [
     # Upgrade D, section 28.
@@ -96,3 +100,18 @@ def test_fingerprint_of_a_lone_surrogate_is_the_references() -> None:
     # JSON.stringify escapes a lone surrogate (node v20:
     # sha256(JSON.stringify({code: "X", contractId: "a\ud800", phase: "p", location: "l"}))).
     assert fingerprint("X", "a\ud800", "p", "l") == "4363c18004b88ae72dfcb29e34f54ea7f155c2a70bb4710d8878fb5d1568ef6f"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.none() | st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=8), min_size=4, max_size=4))
+def test_the_ascii_fingerprint_is_javascripts_json(values: list[str | None]) -> None:
+    """An ASCII payload is written by Python's C encoder: the bytes JSON.stringify gives."""
+    code, contract, phase, location = values
+    payload = {
+        "code": code or "UNKNOWN_ERROR",
+        "contractId": contract,
+        "phase": phase or "unknown",
+        "location": location.replace("\\", "/") if location else None,
+    }
+    expected = hashlib.sha256(json_stringify(payload).encode("utf-8")).hexdigest()
+    assert fingerprint.__wrapped__(code, contract, phase, location) == expected

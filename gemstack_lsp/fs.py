@@ -167,6 +167,10 @@ class DiskReader:
             return FileContent(rel, ReadStatus.NOT_A_FILE, detail="is a directory")
         except OSError as exc:
             return FileContent(rel, ReadStatus.ERROR, detail=exc.strerror or str(exc))
+        except ValueError:
+            # A name no file can have (a lone surrogate or a NUL, from a JSON escape) below a
+            # folder that is missing: the path was kept as written, and no file has it.
+            return FileContent(rel, ReadStatus.MISSING)
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
@@ -209,7 +213,7 @@ class DiskReader:
                         entries.append(DirEntry(e.name, e.is_dir(), e.is_file(), e.is_symlink()))
                     except OSError:
                         continue
-        except (NotADirectoryError, FileNotFoundError, PermissionError, OSError):
+        except (OSError, ValueError):  # not a folder, gone, refused; a name no folder can have
             return None
         return sorted(entries, key=lambda e: e.name)
 

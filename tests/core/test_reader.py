@@ -107,3 +107,13 @@ def test_a_read_takes_the_whole_file_whatever_size_it_was_said_to_have(
     monkeypatch.setattr(fs_mod, "MAX_ANALYSED_BYTES", 5)
     if reported <= 5:
         assert DiskReader(tmp_path).read("grows.md").status is ReadStatus.TOO_LARGE
+
+
+@pytest.mark.parametrize("rel", ["missing/\ud800", "\U00010000/\ud800.md", "a/b\x00c", "missing/x/\udc80/y.md"])
+def test_a_name_no_file_can_have_below_a_missing_folder_is_missing(tmp_path: Path, rel: str) -> None:
+    """A path from a JSON escape (a lone surrogate, a NUL) below a folder that does not exist is
+    kept as written by the reader's fast way: reading it or listing it finds nothing, and
+    raises nothing (it used to raise UnicodeEncodeError out of os.open and os.scandir)."""
+    reader = DiskReader(tmp_path)
+    assert reader.read(rel).status is ReadStatus.MISSING
+    assert reader.list_dir(rel) is None

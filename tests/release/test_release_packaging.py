@@ -103,7 +103,7 @@ def test_the_wheel_metadata_is_complete(dist: Dist) -> None:
     assert meta["Keywords"] and len(meta.get_all("Classifier") or []) >= 5
     runtime = [r for r in meta.get_all("Requires-Dist") or [] if "extra ==" not in r]
     assert {Requirement(r) for r in runtime} == {Requirement(d) for d in project["dependencies"]}
-    assert "gemstack-lsp = gemstack_lsp.cli:main" in entry_points
+    assert "gemstack-lsp = gemstack_lsp.cli:run" in entry_points
 
 
 def test_the_sdist_holds_the_sources_tests_and_docs_and_nothing_unwanted(dist: Dist) -> None:

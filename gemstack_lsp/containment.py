@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from gemstack_lsp.core.frozen import record
 
 #: A folder holding one of these sub-folders is a Gemstack repository.
 REPOSITORY_MARKERS = ("specs", ".gemstack")
@@ -62,7 +63,7 @@ def _chain(directory: str) -> list[str]:
         out.append(parent)
 
 
-@dataclass(frozen=True)
+@record
 class Root:
     """A repository root: the folder as it was reached and its real path."""
 
@@ -102,7 +103,7 @@ def owning_root(directory: str, anchors: Iterable[str] = ()) -> Root | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class Location:
     """Where an absolute path stands under the containment rule.
 

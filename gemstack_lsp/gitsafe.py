@@ -27,8 +27,9 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from gemstack_lsp.core.frozen import record
 
 #: Configuration given on the command line for every call. It beats the repository's files.
 HARDENING: tuple[tuple[str, str], ...] = (
@@ -61,7 +62,7 @@ class GitUnavailable(Exception):
     """git could not be run safely (not installed, or only found inside the repository)."""
 
 
-@dataclass(frozen=True)
+@record
 class GitResult:
     status: int
     stdout: bytes

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
 from gemstack_lsp import __version__
 from gemstack_lsp.commands.output import json_text
 from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.i18n import Language, catalogue_text, localize_finding, ui
 from gemstack_lsp.core.printable import printable
 from gemstack_lsp.core.repo import GemstackRepo
@@ -77,7 +78,7 @@ def places_of(repo: GemstackRepo, findings: Iterable[Finding]) -> dict[PlaceKey,
     return out
 
 
-@dataclass(frozen=True)
+@record
 class RepoReport:
     """One analysed repository: its root, the snapshot analysis read, and what it found."""
 
@@ -100,7 +101,7 @@ class RepoReport:
         return self.range(finding.path, finding.span, encoding)
 
 
-@dataclass(frozen=True)
+@record
 class Summary:
     """Counts over every repository of one run."""
 

@@ -29,13 +29,14 @@ import hashlib
 import hmac
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.blocks.contracts import FrozenContract
 from gemstack_lsp.core.findings import Finding, Related, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import js_string, js_trim, json_stringify
 from gemstack_lsp.core.jsonspan import (
     JsonArray,
@@ -78,7 +79,7 @@ SPANISH: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Amendment:
     """One declared amendment: its JSON node and the fields as the reference reads them."""
 
@@ -104,7 +105,7 @@ class Amendment:
         return value.span if value is not None else _head(self.node.span)
 
 
-@dataclass(frozen=True)
+@record
 class Verdict:
     """What the amendments of the active feature decide.
 

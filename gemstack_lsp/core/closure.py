@@ -33,7 +33,6 @@ contradicted VERIFIED), as warnings.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core import kinds
@@ -48,6 +47,7 @@ from gemstack_lsp.core.blocks.base import (
 )
 from gemstack_lsp.core.feature import CLOSURE_NAME
 from gemstack_lsp.core.findings import Finding, Related, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.hashing import BomError, hash_text, sha256_hex
 from gemstack_lsp.core.jscompat import json_stringify, utf16_key
 from gemstack_lsp.core.jsonspan import JsonBool, JsonNode, JsonNumber, JsonObject, JsonResult, JsonString, parse_json
@@ -71,7 +71,7 @@ VERIFIED_STATUSES = ("VERIFIED", "VERIFIED_WITH_EXCEPTIONS")
 # The manifest
 
 
-@dataclass(frozen=True)
+@record
 class ClosureManifest:
     """closure.json parsed with spans. ``root`` is ``None`` when the JSON does not parse."""
 
@@ -148,7 +148,7 @@ class ContextUnavailable(Exception):
     """The reference could not recompute the closure context (it throws; the cause is another finding)."""
 
 
-@dataclass(frozen=True)
+@record
 class ClosureContext:
     """The closure context recomputed from the repository, and its hash."""
 

@@ -39,10 +39,11 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.policy import (
     SEVERITY_WORDS,
@@ -103,7 +104,7 @@ def field_name(key: str) -> str:
     return "".join(out).lstrip("_")
 
 
-@dataclass(frozen=True)
+@record
 class ProjectConfig:
     """One configuration file as far as it could be read.
 

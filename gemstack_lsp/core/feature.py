@@ -6,7 +6,7 @@ name features through it without importing each other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gemstack_lsp.core.frozen import record
 
 SPECS_DIR = "specs"
 FEATURE_DOCS = ("spec.md", "plan.md", "tasks.md")
@@ -15,7 +15,7 @@ LEDGER_NAME = "cost-ledger.json"
 CLOSURE_NAME = "closure.json"
 
 
-@dataclass(frozen=True)
+@record
 class Feature:
     """One ``specs/<name>/`` folder."""
 

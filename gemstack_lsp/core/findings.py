@@ -13,10 +13,11 @@ import hashlib
 import json
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import json_stringify
 from gemstack_lsp.core.redact import looks_secret, redact
 from gemstack_lsp.core.text import Span, utf8
@@ -45,7 +46,7 @@ class Severity(enum.Enum):
         return {"BLOCKER": 1, "WARNING": 2, "INFO": 3, "HINT": 4}[self.value]
 
 
-@dataclass(frozen=True)
+@record
 class CodeInfo:
     """What the catalogue knows of one finding code."""
 
@@ -61,7 +62,7 @@ class CodeInfo:
         return f"{DOCS_URL}#{self.code.lower()}"
 
 
-@dataclass(frozen=True)
+@record
 class TextEdit:
     """Replace ``span`` of the file at ``path`` with ``new_text``."""
 
@@ -70,7 +71,7 @@ class TextEdit:
     new_text: str
 
 
-@dataclass(frozen=True)
+@record
 class Fix:
     """A remedy an editor can offer: workspace edits, a command to run, or both.
 
@@ -93,7 +94,7 @@ class Fix:
         return any(looks_secret(e.new_text) for e in self.edits) or any(looks_secret(str(a)) for a in self.arguments)
 
 
-@dataclass(frozen=True)
+@record
 class Related:
     """Another place that explains a finding (the declaration a redeclaration contradicts)."""
 
@@ -105,7 +106,7 @@ class Related:
         object.__setattr__(self, "message", redact(self.message))
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One problem, at one place.
 

@@ -56,10 +56,11 @@ from __future__ import annotations
 import contextvars
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal, TypeAlias
 
 from gemstack_lsp.core.findings import CATALOGUE, CodeInfo, Finding, code_info
+from gemstack_lsp.core.frozen import record
 
 Language: TypeAlias = Literal["en", "es"]
 DEFAULT_LANGUAGE: Language = "en"
@@ -120,13 +121,13 @@ _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A
 _MAX_DEPTH = 8
 
 
-@dataclass(frozen=True)
+@record
 class _Slot:
     name: str
     vocabulary: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Template:
     """One English message form and its Spanish twin, parsed for matching and rendering."""
 

@@ -23,12 +23,11 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from json.encoder import encode_basestring
 from typing import Any, TypeGuard
 
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 
 # ---------------------------------------------------------------------------------------------
 # Whitespace
@@ -371,8 +370,7 @@ _ZONE_WORDS = {
 _MAX_DIGITS = 9
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class _DateToken:
     """One token of a date string: a number (value and digit count), a symbol (``: - + . )``),
     a word (its kind: month, am/pm, zone, the ``T`` separator, or another word), white space,

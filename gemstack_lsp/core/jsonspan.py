@@ -41,7 +41,7 @@ from json import JSONDecodeError
 from json import decoder as _decoder
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import UNDEFINED, js_typeof
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span, trusted_span
@@ -344,15 +344,13 @@ def plain_json(text: str) -> Any:
         return NOT_PLAIN
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class JsonError:
     span: Span
     message: str
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class JsonResult:
     """The parse outcome: a tree (partial when there is an error), the error, repeated keys."""
 
@@ -877,7 +875,7 @@ def shifted(result: JsonResult, delta: int) -> JsonResult:
 # Where is an offset?
 
 
-@dataclass(frozen=True)
+@record
 class JsonLocation:
     """What lies at an offset: the key path to it, the innermost node, and the kind of position.
 

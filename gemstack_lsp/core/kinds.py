@@ -20,10 +20,10 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from gemstack_lsp.core.feature import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME
+from gemstack_lsp.core.frozen import record
 
 if TYPE_CHECKING:
     from gemstack_lsp.core.blocks.base import BlockResult
@@ -71,7 +71,7 @@ CONTRACT_TYPES: Final = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class Ref:
     """A member of a block's items whose string value (or array of strings) names a Gemstack
     symbol: navigation indexes it, completion offers the repository's ids for it, inlay hints,
@@ -97,7 +97,7 @@ class Ref:
         return self.declares and (self.declared_in is None or self.declared_in == file_name)
 
 
-@dataclass(frozen=True)
+@record
 class BlockKind:
     """One fenced block kind and every hook the layers use for it."""
 

@@ -26,7 +26,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_trim, js_trim_end
 from gemstack_lsp.core.kinds import BLOCK_NAMES, REFERENCE_NAMES
 from gemstack_lsp.core.memo import active_memo, per_text
@@ -39,8 +39,7 @@ BLOCK_KINDS = BLOCK_NAMES
 REFERENCE_KINDS = REFERENCE_NAMES
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class Segment:
     """A run of body characters and the document offset of its first character.
 
@@ -54,8 +53,7 @@ class Segment:
     synthetic: bool = False
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class Fence:
     """One fenced code block of a document.
 
@@ -122,7 +120,7 @@ class Fence:
         return Span(self.open_span.start, max(end, self.open_span.end))
 
 
-@dataclass(frozen=True)
+@record
 class ReferenceBlock:
     """A block as the reference extracts it.
 
@@ -167,7 +165,7 @@ class ReferenceBlock:
         return js_trim(self.body)
 
 
-@dataclass(frozen=True)
+@record
 class ReferenceMismatch:
     """A line the reference takes for a Gemstack block that Markdown does not read as one."""
 
@@ -425,7 +423,7 @@ _PLAIN_RUN = re.compile(r"(?:(?:[ ]{0,3}[^\s#`~<*_+=0-9>\-][^\r\n]*|[ \t]*)(?:\r
 _REUSE_LIMIT = 65536
 
 
-@dataclass(frozen=True)
+@record
 class _Scan:
     """A scan's fences and its clean lines: the lines at whose start no container, fence,
     paragraph or HTML block is open (what follows them does not depend on what came before)."""
@@ -581,7 +579,7 @@ _HTML_LONG_START = re.compile(
 _BARRIER_ANY = re.compile(r"(?:^|\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)(?=[^ \t>\r\n])")
 
 
-@dataclass(frozen=True)
+@record
 class _Landmarks:
     """The places of a document that can matter to its fences, found by regular expressions,
     as text offsets in ascending order.

@@ -7,8 +7,9 @@ the server can name ``AnalysisOptions`` without importing ``rules`` and what it 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.policy import FindingPolicy
 
 #: The environment variable the front ends read the amendment signing key from (never the core).
@@ -18,7 +19,7 @@ AMENDMENT_SECRET_ENV = "GEMSTACK_AMENDMENT_SECRET"
 ENVIRONMENTS = ("development", "test", "ci", "staging", "production")
 
 
-@dataclass(frozen=True)
+@record
 class AnalysisOptions:
     """What a check may need besides the files: an injectable clock and user settings."""
 

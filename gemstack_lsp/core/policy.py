@@ -27,10 +27,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import lru_cache
 
 from gemstack_lsp.core.findings import CATALOGUE, Finding, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.text import Span
 
 __all__ = [
@@ -84,7 +85,7 @@ def known_families() -> frozenset[str]:
     return frozenset(info.family for info in CATALOGUE.values())
 
 
-@dataclass(frozen=True)
+@record
 class PathRule:
     """One ``[[overrides]]`` entry: globs (relative to the root) and what they change."""
 
@@ -98,7 +99,7 @@ class PathRule:
         return any(glob_matches(g, path) for g in self.paths)
 
 
-@dataclass(frozen=True)
+@record
 class FindingPolicy:
     """A repository's decisions about findings (hashable: it is part of ``AnalysisOptions``).
 
@@ -123,7 +124,7 @@ class FindingPolicy:
         return replace(self, ignore=self.ignore | frozenset(codes))
 
 
-@dataclass(frozen=True)
+@record
 class Suppression:
     """One decision to hide findings, with its reason and where it is written.
 
@@ -170,7 +171,7 @@ class Suppression:
         return f"`{form}` comment in {self.declared_in}: {self.reason}"
 
 
-@dataclass(frozen=True)
+@record
 class HiddenFinding:
     """A finding the policy hides, and why (``source``: config, select, comment, accepted-exception)."""
 
@@ -181,7 +182,7 @@ class HiddenFinding:
     suppression: Suppression | None = None
 
 
-@dataclass(frozen=True)
+@record
 class PolicyOutcome:
     """The findings to show (effective severity applied) and the ones hidden."""
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Protocol
 
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 
 #: Files larger than this are not read for analysis; they get a finding instead.
 MAX_ANALYSED_BYTES = 16 * 1024 * 1024
@@ -27,8 +26,7 @@ class ReadStatus(enum.Enum):
     ERROR = "error"
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class FileContent:
     """The outcome of reading one file: its bytes, or why there are none."""
 
@@ -44,7 +42,7 @@ class FileContent:
         return self.status is ReadStatus.OK and self.data is not None
 
 
-@dataclass(frozen=True)
+@record
 class DirEntry:
     name: str
     is_dir: bool
@@ -52,7 +50,7 @@ class DirEntry:
     is_symlink: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class RepositoryState:
     """The version-control state of a repository root, as the reference's closure context records it.
 
@@ -75,7 +73,7 @@ class RepositoryState:
 NON_GIT = RepositoryState("non-git")
 
 
-@dataclass(frozen=True)
+@record
 class GitCommit:
     """One line of ``git log --oneline``: the abbreviated hash and the subject."""
 

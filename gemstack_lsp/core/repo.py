@@ -19,7 +19,7 @@ from gemstack_lsp.core.feature import FEATURE_DOCS as FEATURE_DOCS
 from gemstack_lsp.core.feature import LEDGER_NAME as LEDGER_NAME
 from gemstack_lsp.core.feature import SPECS_DIR as SPECS_DIR
 from gemstack_lsp.core.feature import Feature as Feature
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.reader import (
     FileContent,
     Reader,
@@ -38,8 +38,7 @@ STATE_PATH = ".gemstack/state.json"
 _FEATURE_NAME = re.compile(r"^[^.\s][^/\\]*$")
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class Document:
     """A file as analysis sees it: the read outcome and, when readable, its decoded text."""
 

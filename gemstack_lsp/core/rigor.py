@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.findings import Finding, Related
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.suppressions import SIDECAR, read_sidecar
@@ -69,7 +69,7 @@ _ROLLBACK_PLAN = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@record
 class RigorDeclaration:
     """The level a spec declares (lower-cased) and the span of the word in spec.md."""
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from gemstack_lsp.core.config import PROJECT_FILE, config_findings
 from gemstack_lsp.core.findings import Finding, internal_error
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.identity import feature_is_gemstack, has_gemstack_folder
 from gemstack_lsp.core.memo import ensure_memo
 from gemstack_lsp.core.options import ENVIRONMENTS, AnalysisOptions
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@record
 class UnitResult:
     """The findings of one unit of analysis (a feature, or the repository-level files)."""
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import JS_WS_CLASS
 
 
-@dataclass(frozen=True)
+@record
 class SecretPattern:
     """One pattern: the kind it names, the compiled expression and the reference's source."""
 
@@ -147,7 +147,7 @@ def first_kind(patterns: tuple[SecretPattern, ...], text: str) -> SecretPattern 
     return None
 
 
-@dataclass(frozen=True)
+@record
 class SecretSpan:
     start: int
     end: int

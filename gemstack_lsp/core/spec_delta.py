@@ -17,12 +17,12 @@ Requirements have no machine-readable form in a spec, so their targets are not c
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import blocks_of
 from gemstack_lsp.core.blocks.base import parse_fence_json
 from gemstack_lsp.core.findings import Finding, Related
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.markdown import fences_of_kind
 from gemstack_lsp.core.repo import Feature, GemstackRepo
@@ -41,7 +41,7 @@ SPANISH: Mapping[str, str] = {
 _WHAT = {"contracts": "contract", "tests": "test", "requirements": "requirement"}
 
 
-@dataclass(frozen=True)
+@record
 class _Item:
     id: str | None
     span: Span

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
 from typing import Protocol
 
 from gemstack_lsp.core.feature import Feature
 from gemstack_lsp.core.findings import Finding, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonString, parse_json, type_name
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.reader import Reader, normalize_relpath
@@ -51,7 +51,7 @@ _STRING_LIST_FIELDS = ("completed_phases", "completed_features")
 _ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|[\\/])")
 
 
-@dataclass(frozen=True)
+@record
 class StateValue:
     """A string value of state.json and where it is written."""
 
@@ -59,7 +59,7 @@ class StateValue:
     span: Span
 
 
-@dataclass(frozen=True)
+@record
 class PhaseHash:
     """One ``phase_hashes`` entry: the phase, the recorded hash and their spans."""
 
@@ -69,7 +69,7 @@ class PhaseHash:
     span: Span
 
 
-@dataclass(frozen=True)
+@record
 class GemstackState:
     """What state.json says, as far as it could be read.
 
@@ -223,7 +223,7 @@ def _kind(node: JsonNode) -> str:
     return f"a {type_name(node)}"
 
 
-@dataclass(frozen=True)
+@record
 class ActiveSpec:
     """``active_spec`` resolved against the repository.
 

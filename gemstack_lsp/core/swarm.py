@@ -43,10 +43,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from gemstack_lsp.core.findings import Finding, Fix, Related, Severity, TextEdit
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.hashing import hash_text
 from gemstack_lsp.core.jscompat import js_double, js_trim
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonObject, JsonResult, JsonString, parse_json
@@ -176,7 +177,7 @@ def declared_task_ids(text: str) -> set[str]:
     return ids
 
 
-@dataclass(frozen=True)
+@record
 class _Task:
     """One entry of a wave's ``tasks`` and where it sits."""
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import JS_WHITESPACE, JS_WS_CLASS
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import SourceText, Span, line_table
@@ -116,8 +116,7 @@ def _comment_value(line: str, pattern: re.Pattern[str]) -> tuple[int, int, int, 
         pos = blocked + 1
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class TaskRef:
     """One id or path named inside a metadata comment, with its exact span."""
 
@@ -125,8 +124,7 @@ class TaskRef:
     span: Span
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class TaskComment:
     """One ``<!-- gemstack:<kind>=... -->`` comment under a task header."""
 
@@ -141,8 +139,7 @@ class TaskComment:
     flag: bool | None = None
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class Task:
     """One task of tasks.md and the metadata declared under it."""
 
@@ -206,7 +203,7 @@ class Task:
                 yield kind, ref
 
 
-@dataclass(frozen=True)
+@record
 class TaskList:
     """All tasks of one tasks.md, in document order."""
 
@@ -440,8 +437,7 @@ REFERENCE_TASK_FORM = "- [ ] **T001: Title**"
 REFERENCE_VALIDATION_FORM = "<!-- gemstack:validation_required=true|false -->"
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class ChecklistItem:
     """A box in tasks.md: a checklist item or a heading with ``[ ]``/``[x]``, outside code fences."""
 

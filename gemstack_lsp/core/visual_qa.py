@@ -30,10 +30,10 @@ or ``VQA_UNREADABLE``. For a feature that is not the active one every finding is
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from gemstack_lsp.core.findings import Finding, Related, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import js_double
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonNull, JsonNumber, JsonObject, JsonResult, JsonString
 from gemstack_lsp.core.jsonspan import parse_json as _parse_json
@@ -170,7 +170,7 @@ def baseline_path(image_path: str) -> str | None:
     return "/".join(parts)
 
 
-@dataclass(frozen=True)
+@record
 class _Scenario:
     node: JsonNode
     index: int

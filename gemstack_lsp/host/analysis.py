@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.identity import is_gemstack_repository
 from gemstack_lsp.core.memo import Memo
 from gemstack_lsp.core.options import AnalysisOptions
@@ -55,7 +56,7 @@ REPOSITORY_UNIT = ""
 Contribution = tuple[tuple[Finding, ...], tuple[Finding, ...], tuple[Finding, ...]]
 
 
-@dataclass(frozen=True)
+@record
 class StoredUnit:
     """One unit's result, the revision it was computed at and what it read."""
 

@@ -15,9 +15,9 @@ import contextlib
 import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import TypeVar
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.reader import DirEntry, FileContent, GitCommit, RepositoryState, normalize_relpath
 from gemstack_lsp.core.repo import SPECS_DIR, Document, Feature, GemstackRepo, is_feature_name
 from gemstack_lsp.core.state import GemstackState
@@ -34,7 +34,7 @@ class _Scope:
         self.docs: dict[str, Document] = {} if docs is None else docs
 
 
-@dataclass(frozen=True)
+@record
 class _Part:
     """A piece of a unit (``GemstackRepo.part``): its value, what it read, and the revision of
     the snapshot it was computed in."""

@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core import kinds
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString, locate, parse_json
 from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.options import ENVIRONMENTS
@@ -59,7 +60,7 @@ BLOCK_DESCRIPTIONS = {k.name: k.description for k in kinds.BLOCKS}
 SNIPPETS: dict[str, tuple[str, str]] = {k.name: k.snippet for k in kinds.BLOCKS if k.snippet is not None}
 
 
-@dataclass(frozen=True)
+@record
 class Candidate:
     """One completion, as plain data: what to show and what replaces ``span`` when chosen.
 
@@ -80,7 +81,7 @@ class Candidate:
     narrowed: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class RepoFacts:
     """The identifiers of a repository completion may offer."""
 
@@ -328,7 +329,7 @@ def _narrowed(out: list[Candidate], text: str, inside: _InsideString | None, off
     return [replace(c, narrowed=True) for c in prefix + fuzzy]
 
 
-@dataclass(frozen=True)
+@record
 class _InsideString:
     """The cursor inside a JSON string the user started: what an item's edit replaces.
 

@@ -27,8 +27,7 @@ why, as rename does, because any change to it breaks the hash state.json recorde
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, parse_json
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME
 from gemstack_lsp.core.text import Span
@@ -51,7 +50,7 @@ class FormatRefused(Exception):
     """Formatting would change a frozen artifact; the message says why and what to do."""
 
 
-@dataclass(frozen=True)
+@record
 class FormatEdit:
     """Replace ``span`` of the document with ``new_text``."""
 

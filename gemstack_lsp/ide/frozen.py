@@ -16,9 +16,8 @@ the capsule); this module says whether the freeze is in force yet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gemstack_lsp.core.blocks.contracts import CONTRACT_KINDS
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.core.state import FROZEN_PHASES
@@ -28,7 +27,7 @@ from gemstack_lsp.ide.outline import gemstack_blocks, item_id
 __all__ = ["FrozenPhase", "contract_freeze", "document_freeze", "frozen_phases", "phase_of"]
 
 
-@dataclass(frozen=True)
+@record
 class FrozenPhase:
     """A frozen phase of a feature and what says so (``phase_hashes``, ``completed_phases``...)."""
 

@@ -12,9 +12,8 @@ other mentions of that code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gemstack_lsp.core.findings import CATALOGUE
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
 from gemstack_lsp.ide.navigation import Occurrence, file_occurrences, occurrence_at
@@ -23,7 +22,7 @@ from gemstack_lsp.ide.prose import free_words, prose_mentions, prose_words, scop
 __all__ = ["Highlight", "document_highlights"]
 
 
-@dataclass(frozen=True)
+@record
 class Highlight:
     """One mention: its span and whether it declares the id (a write) or names it (a read)."""
 

@@ -14,12 +14,12 @@ import json
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from gemstack_lsp.core.blocks import DocumentBlocks, blocks_of
 from gemstack_lsp.core.cost.view import CostView
 from gemstack_lsp.core.findings import CATALOGUE, code_info
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.i18n import (
     GATE_DECISION,
     SUPPRESSION_REASON,
@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 _WORD = re.compile(r"[A-Za-z0-9_.:\-]+")
 
 
-@dataclass(frozen=True)
+@record
 class HoverOptions:
     """The user's settings a hover depends on."""
 
@@ -64,7 +64,7 @@ class HoverOptions:
     language: Language = "en"
 
 
-@dataclass(frozen=True)
+@record
 class HoverInfo:
     """A hover: Markdown sections (shown separated by rules) and the span of the word hovered."""
 
@@ -76,7 +76,7 @@ class HoverInfo:
         return "\n\n---\n\n".join(self.sections)
 
 
-@dataclass(frozen=True)
+@record
 class HoverContext:
     """Everything a lookup may need: the snapshot, the document, the word and where it is."""
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.closure import VERIFIED_STATUSES, parse_closure
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonString, iter_nodes
 from gemstack_lsp.core.repo import Feature
 from gemstack_lsp.core.text import Span
@@ -36,7 +36,7 @@ from gemstack_lsp.ide.outline import gemstack_blocks, item_refs
 __all__ = ["InlayHint", "InlayHintOptions", "inlay_hints", "test_results"]
 
 
-@dataclass(frozen=True)
+@record
 class InlayHintOptions:
     """Which kinds of hints to give."""
 
@@ -45,7 +45,7 @@ class InlayHintOptions:
     bindings: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class InlayHint:
     """One hint: where it sits (an offset), its label, its kind and a tooltip."""
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.capsule.verify import INVALID, LEGACY, MISSING, STALE, VALID, verify_capsule
 from gemstack_lsp.core.cost.checks import preview_action
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.i18n import Language, localize
 from gemstack_lsp.core.jsonspan import JsonArray
 from gemstack_lsp.core.options import AnalysisOptions
@@ -50,7 +50,7 @@ VERIFY = "gemstack.verifyCapsule"
 _MAX_NAMED = 3
 
 
-@dataclass(frozen=True)
+@record
 class LensInfo:
     """One lens: where it sits, its title, and the command it runs (``None``: informational)."""
 

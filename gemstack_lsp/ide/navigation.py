@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, iter_nodes, parse_json
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.reader import normalize_relpath
@@ -179,7 +180,7 @@ def _feature_files(feature: Feature) -> tuple[str, ...]:
     return (feature.spec, feature.plan, feature.tasks, feature.capsule, feature.closure, feature.ledger)
 
 
-@dataclass(frozen=True)
+@record
 class OccurrenceIndex:
     """Every occurrence of a snapshot's files, by file and by value (each in file order).
 

@@ -21,6 +21,7 @@ from itertools import accumulate
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import parse_fence_json
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonResult, JsonString, parse_json
 from gemstack_lsp.core.markdown import Fence, scan_fences
 from gemstack_lsp.core.memo import per_text
@@ -52,7 +53,7 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _HASH_NEAR_LINE_START = re.compile(r"(?<![^\r\n])[^\r\n]{0,3}#")
 
 
-@dataclass(frozen=True)
+@record
 class OutlineItem:
     """One entry of a document's outline.
 
@@ -73,7 +74,7 @@ class OutlineItem:
             yield from child.walk()
 
 
-@dataclass(frozen=True)
+@record
 class BlockJson:
     """A Gemstack block of a Markdown document and its JSON parsed with document spans."""
 

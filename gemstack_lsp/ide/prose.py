@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
@@ -30,7 +30,7 @@ __all__ = ["ProseWord", "free_words", "prose_mentions", "prose_words", "scope_fi
 _WORD = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.:\-]*[A-Za-z0-9_])?")
 
 
-@dataclass(frozen=True)
+@record
 class ProseWord:
     """An id-shaped word of prose and where it is."""
 

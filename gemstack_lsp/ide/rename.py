@@ -28,8 +28,8 @@ Refused, with a message saying why (``RenameRefused``):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.repo import CAPSULE_NAME, CLOSURE_NAME
 from gemstack_lsp.core.text import Span
 from gemstack_lsp.host import Snapshot
@@ -85,7 +85,7 @@ class RenameRefused(Exception):
         self.frozen = frozen
 
 
-@dataclass(frozen=True)
+@record
 class RenameTarget:
     """What the cursor may rename: its kind, its current id and the span of its characters."""
 
@@ -95,7 +95,7 @@ class RenameTarget:
     occurrence: Occurrence
 
 
-@dataclass(frozen=True)
+@record
 class RenameEdit:
     """One replacement. ``role`` is declaration, reference or prose (a change annotation)."""
 
@@ -107,7 +107,7 @@ class RenameEdit:
     frozen: FrozenPhase | None = None
 
 
-@dataclass(frozen=True)
+@record
 class RenamePlan:
     """Every edit of one rename, in repository order (file by file, in document order)."""
 

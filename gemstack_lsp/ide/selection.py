@@ -10,8 +10,7 @@ one before it and is larger.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString, parse_json
 from gemstack_lsp.core.text import SourceText, Span
 from gemstack_lsp.host import Snapshot
@@ -21,7 +20,7 @@ from gemstack_lsp.ide.prose import prose_words
 __all__ = ["SelectionChain", "selection_chain", "selection_chains"]
 
 
-@dataclass(frozen=True)
+@record
 class SelectionChain:
     """The ranges around one cursor, innermost first."""
 

@@ -30,9 +30,9 @@ token's type index and modifier bits are positions in them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from gemstack_lsp.core.findings import CATALOGUE
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonString, iter_nodes, parse_json
 from gemstack_lsp.core.memo import per_text
 from gemstack_lsp.core.text import Span
@@ -72,7 +72,7 @@ _PRIORITY = ("contract", "test", "task", "action", "provider", "capability")
 _CODE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
-@dataclass(frozen=True)
+@record
 class SemanticToken:
     """One token: its span (on one line), its Gemstack kind and its modifiers."""
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.provenance.errors import ProvenanceError
 
 ABSENT = "absent"
@@ -30,7 +30,7 @@ RECORD_FIELDS = (
 DIRECTORY_FIELDS = ("path", "kind", "digest")
 
 
-@dataclass(frozen=True)
+@record
 class Layer:
     """One object layer (HEAD, index, worktree or untracked): its kind and digest."""
 
@@ -41,7 +41,7 @@ class Layer:
 ABSENT_LAYER = Layer()
 
 
-@dataclass(frozen=True)
+@record
 class Record:
     """One canonical record: a dirty path or a cited path with its four layers."""
 
@@ -124,7 +124,7 @@ def global_dirty_digest(records: Iterable[Record]) -> str:
     return sha256_hex(dirty_stream(records))
 
 
-@dataclass(frozen=True)
+@record
 class DirectoryEntry:
     """One flattened entry of a directory object, path relative to that directory."""
 

@@ -9,6 +9,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.provenance.canonical import ABSENT_LAYER, DirectoryEntry, Layer, directory_stream
 from gemstack_lsp.provenance.errors import ProvenanceError
 from gemstack_lsp.provenance.gitcmd import git
@@ -25,7 +26,7 @@ _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-@dataclass(frozen=True)
+@record
 class Identity:
     """What must not change about a filesystem object while it is evidence."""
 
@@ -48,7 +49,7 @@ class Identity:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Guard:
     """A recheckable observation: ``check`` raises if the world no longer matches it."""
 

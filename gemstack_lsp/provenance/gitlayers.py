@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.provenance.canonical import ABSENT_LAYER, Layer
 from gemstack_lsp.provenance.errors import ProvenanceError
 from gemstack_lsp.provenance.gitcmd import git
@@ -19,7 +19,7 @@ _MODE_KINDS = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class GitEntry:
     """One listing entry: mode, object ID and (for the index) stage."""
 
@@ -45,7 +45,7 @@ def parse_ls_tree(raw: bytes) -> dict[bytes, GitEntry]:
     return entries
 
 
-@dataclass(frozen=True)
+@record
 class IndexListing:
     entries: dict[bytes, GitEntry]
     unmerged: frozenset[bytes]

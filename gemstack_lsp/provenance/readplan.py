@@ -7,8 +7,8 @@ import errno
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.provenance.anchored import (
     DIR_FLAGS,
     READ_FLAGS,
@@ -22,7 +22,7 @@ from gemstack_lsp.provenance.paths import MAX_PLAN_BYTES, validate_read_plan_pat
 from gemstack_lsp.provenance.repo import resolve_root
 
 
-@dataclass(frozen=True)
+@record
 class ReadReceipt:
     """The exact bytes of a loaded plan and their digest."""
 

@@ -6,8 +6,8 @@ import hashlib
 import os
 import stat
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.provenance.canonical import (
     ABSENT,
     CANONICALIZATION,
@@ -37,7 +37,7 @@ _LS_FILES_ARGS = ("ls-files", "--stage", "-z")
 _CHANGED = "HEAD, index, or working-tree status changed while evidence was materialized"
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot:
     """The ``evidence_provenance`` value: head, plan path, dirty digest and cited manifest."""
 
@@ -71,7 +71,7 @@ def check_schema_version(version: int) -> None:
 # -- Git control-file guards -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class _ControlFile:
     label: str
     absolute: str

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.provenance.errors import ProvenanceError
 from gemstack_lsp.provenance.paths import decode_repo_path
 
@@ -20,7 +19,7 @@ _XY_ALPHABET = frozenset(".MTADRCU?!")
 _UNMERGED = "Unmerged paths cannot be canonicalized; resolve the index first"
 
 
-@dataclass(frozen=True)
+@record
 class Fact:
     """One porcelain fact about one path."""
 
@@ -32,7 +31,7 @@ class Fact:
     embedded_directory: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class MergedFact:
     """Every fact for one path merged into the record's state and rename metadata."""
 

@@ -7,8 +7,8 @@ import errno
 import hashlib
 import os
 import secrets
-from dataclasses import dataclass
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.provenance.anchored import DIR_FLAGS, READ_FLAGS, fsync_fd, lstat_at, read_fd
 from gemstack_lsp.provenance.errors import ProvenanceError
 from gemstack_lsp.provenance.paths import MAX_PLAN_BYTES
@@ -27,7 +27,7 @@ def git_path(name: str) -> str:
     return f"{VAULT_NAME}/{name}"
 
 
-@dataclass(frozen=True)
+@record
 class Artifact:
     role: str
     name: str

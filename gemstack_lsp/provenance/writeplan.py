@@ -20,6 +20,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.provenance.anchored import (
     DIR_FLAGS,
     READ_FLAGS,
@@ -56,7 +57,7 @@ _TEMP_NAME = re.compile(r"\.gitnexus-plan-([0-9]+)-[0-9a-f]{32}\.tmp")
 STAGES = ("parents-opened", "temp-written", "before-prior-move", "before-publish", "after-publish")
 
 
-@dataclass(frozen=True)
+@record
 class WriteHooks:
     """Test-only callbacks. ``on_stage(name)`` runs at each of :data:`STAGES` (replace-only ones
     only with ``--replace``), letting a test race the writer: swap a parent, create the
@@ -69,7 +70,7 @@ class WriteHooks:
             self.on_stage(stage)
 
 
-@dataclass(frozen=True)
+@record
 class WriteReceipt:
     generated_plan_path: str
     bytes_written: int

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.i18n import Language
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.server.session import ClientFeatures
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@record
 class DocumentContext:
     """A document as a request handler sees it.
 
@@ -115,7 +116,7 @@ def _document_context_now(server: GemstackServer, uri: str) -> DocumentContext |
 # The view of one request
 
 
-@dataclass(frozen=True)
+@record
 class RequestView:
     """Everything a request handler may read of the server, as of the request's dispatch."""
 

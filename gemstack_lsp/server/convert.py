@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import Finding, Fix, Severity, code_info
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.i18n import Language, localize_finding
 from gemstack_lsp.core.text import Encoding, Position, SourceText, Span
 
@@ -136,7 +136,7 @@ def apply_changes(text: str, changes: Iterable[lsp.TextDocumentContentChangeEven
 # --- Diagnostics -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class FileView:
     """What conversion needs of one file: its URI and its text (``None`` when it has none)."""
 
@@ -219,7 +219,7 @@ def range_from_json(raw: Any) -> lsp.Range:
     )
 
 
-@dataclass(frozen=True)
+@record
 class FixData:
     """A fix read back from a diagnostic's ``data``."""
 

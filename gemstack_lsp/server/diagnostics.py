@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.findings import Finding
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.i18n import SERVER_MESSAGE, Language, localize
 from gemstack_lsp.core.text import Encoding
 from gemstack_lsp.host.cancel import Cancelled, cancellation
@@ -67,7 +68,7 @@ PROGRESS_UNITS = 20
 DISK_SWEEP_SECONDS = 4.0
 
 
-@dataclass(frozen=True)
+@record
 class FileReport:
     """The diagnostics of one file from one analysis."""
 
@@ -186,7 +187,7 @@ def changed_groups(new: Mapping[str, tuple[Finding, ...]], old: Mapping[str, tup
     return changed
 
 
-@dataclass(frozen=True)
+@record
 class _Step:
     """What one trip to the analysis thread did (``_Trip.first`` or ``_Trip.rest``)."""
 
@@ -199,7 +200,7 @@ class _Step:
     groups: Mapping[str, tuple[Finding, ...]] | None
 
 
-@dataclass(frozen=True)
+@record
 class _Trip:
     """The work of one analysis that runs on the analysis thread, a trip at a time: compute
     some units, then convert the files whose findings changed (compared with what the loop

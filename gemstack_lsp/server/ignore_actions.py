@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from lsprotocol import types as lsp
 
 from gemstack_lsp.core.config import PROJECT_FILE, PYPROJECT_FILE, parse_project_config
 from gemstack_lsp.core.findings import CATALOGUE
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.markdown import scan_fences
 from gemstack_lsp.core.policy import SUPPRESSION_CODES, is_silenceable
 from gemstack_lsp.core.repo import GemstackRepo
@@ -46,7 +46,7 @@ def ignore_repository_title(code: str) -> str:
     return f"Ignore {code} in this repository"
 
 
-@dataclass(frozen=True)
+@record
 class IgnoreContext:
     """What the actions need: the repository as the editor holds it and the client's abilities."""
 

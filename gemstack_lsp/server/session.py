@@ -17,6 +17,7 @@ from lsprotocol import types as lsp
 
 from gemstack_lsp import containment
 from gemstack_lsp.core.feature import CAPSULE_NAME, CLOSURE_NAME, LEDGER_NAME, SPECS_DIR
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.i18n import Language, language_of_locale
 from gemstack_lsp.core.text import Encoding, SourceText
 from gemstack_lsp.server import convert
@@ -92,7 +93,7 @@ class OpenDocument:
         return self._source
 
 
-@dataclass(frozen=True)
+@record
 class ClientFeatures:
     """The client capabilities the server acts on, read once at initialize."""
 

@@ -57,10 +57,11 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from typing import Any
 
 from gemstack_lsp.core.config import PROJECT_FILE, PYPROJECT_FILE, PYPROJECT_TABLE, ProjectConfig, read_project_config
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.options import AMENDMENT_SECRET_ENV, ENVIRONMENTS, AnalysisOptions
 from gemstack_lsp.core.policy import FindingPolicy
 from gemstack_lsp.core.reader import Reader
@@ -106,7 +107,7 @@ _CLIENT_ONLY_KEYS = frozenset({"trace", "server", "trusted"})
 _PROJECT_ONLY_KEYS = frozenset({"severity", "ignore", "overrides"})
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     """Everything a user can set, per workspace folder."""
 

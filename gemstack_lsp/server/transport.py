@@ -20,8 +20,9 @@ import logging
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from gemstack_lsp.core.frozen import record
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ _CHUNK = 1 << 16
 _KEEP = 64
 
 
-@dataclass(frozen=True)
+@record
 class BadFrame:
     """A frame that could not be read, and why (the reader resynchronises after it)."""
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gemstack_lsp.core import kinds
@@ -25,6 +24,7 @@ from gemstack_lsp.core.blocks.contracts import FrozenContract
 from gemstack_lsp.core.blocks.test_bindings import TestBinding
 from gemstack_lsp.core.blocks.test_matrix import TestMatrixEntry
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonNode
 from gemstack_lsp.core.markdown import Fence, _shift_fence, reference_only_blocks, scan_fences
 from gemstack_lsp.core.memo import active_memo, per_text
@@ -38,7 +38,7 @@ T = TypeVar("T")
 _INDEX = {k.name: i for i, k in enumerate(kinds.BLOCKS)}
 
 
-@dataclass(frozen=True)
+@record
 class DocumentBlocks:
     """The parsed blocks of one document and every finding about them.
 

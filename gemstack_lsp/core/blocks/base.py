@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from gemstack_lsp.core import jscompat
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import UNDEFINED, js_trim_end, js_trim_start
 from gemstack_lsp.core.jsonspan import (
     NOT_PLAIN,
@@ -44,8 +43,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class BlockResult(Generic[T]):
     """The outcome of parsing one kind of block in one document.
 
@@ -77,7 +75,7 @@ class BlockResult(Generic[T]):
         return NOT_PLAIN
 
 
-@dataclass(frozen=True)
+@record
 class BlockKindInfo:
     """How the reference names the errors of one block kind."""
 
@@ -89,8 +87,7 @@ class BlockKindInfo:
     syntax_prefix: str
 
 
-@direct_init
-@dataclass(frozen=True)
+@record
 class BlockSource:
     """One document's block of one kind, located and parsed, ready for its rules."""
 
@@ -497,7 +494,7 @@ def _json_findings(path: str, info: BlockKindInfo, result: JsonResult, end: Span
 # JSON Schema validation with spans
 
 
-@dataclass(frozen=True)
+@record
 class SchemaIssue:
     """One JSON Schema error, placed on the narrowest node that explains it."""
 

@@ -10,11 +10,11 @@ as ``BILLABLE_ACTIONS_INVALID`` and left out; the other entries still count.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_checked_entries
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.memo import per_text
@@ -31,7 +31,7 @@ INFO: Final = BlockKindInfo(
 )
 
 
-@dataclass(frozen=True)
+@record
 class ProviderRef:
     """One provider id of a fallback chain, where it is written."""
 
@@ -39,7 +39,7 @@ class ProviderRef:
     span: Span
 
 
-@dataclass(frozen=True)
+@record
 class BillableAction:
     """A declared (spec.md) or bound (plan.md) billable action."""
 

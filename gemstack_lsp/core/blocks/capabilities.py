@@ -10,11 +10,11 @@ out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, read_block, schema_checked_entries
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonArray, JsonObject, JsonString
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.memo import per_text
@@ -32,7 +32,7 @@ INFO: Final = BlockKindInfo(
 ENDPOINT_KEYS: Final = ("url", "endpoint", "host", "base_url")
 
 
-@dataclass(frozen=True)
+@record
 class CapabilityRef:
     """One capability id of a declaration, where it is written."""
 
@@ -40,7 +40,7 @@ class CapabilityRef:
     span: Span
 
 
-@dataclass(frozen=True)
+@record
 class EndpointField:
     """A URL-like field of a declaration (``url``, ``endpoint``, ``host``, ``base_url``)."""
 
@@ -49,7 +49,7 @@ class EndpointField:
     span: Span
 
 
-@dataclass(frozen=True)
+@record
 class CapabilityDeclaration:
     """One provider of a ``gemstack-capabilities`` block."""
 

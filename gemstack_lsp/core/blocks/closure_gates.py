@@ -7,13 +7,13 @@ Rules, codes and messages are the reference's (section 9.4 of the reference note
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks.base import BlockItem, BlockKindInfo, BlockResult, BlockSource, plain_items, read_block
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import UNDEFINED, js_string
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
@@ -31,8 +31,7 @@ GATE_TYPES = ("PACKAGE_SCRIPT",)
 REQUIREMENTS = ("REQUIRED", "SUPPLEMENTAL")
 
 
-@direct_init
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class ClosureGate(BlockItem):
     """A package script that must (REQUIRED) or should (SUPPLEMENTAL) pass before closure."""
 

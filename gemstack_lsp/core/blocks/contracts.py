@@ -9,7 +9,7 @@ downstream phase's contracts (plan, tasks) with the upstream ones.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gemstack_lsp.core import kinds
@@ -22,7 +22,7 @@ from gemstack_lsp.core.blocks.base import (
     read_block,
 )
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import UNDEFINED, js_strict_equal, js_string, js_trim, js_typeof, utf16_key
 from gemstack_lsp.core.jsonspan import JsonArray
 from gemstack_lsp.core.markdown import Fence
@@ -54,8 +54,7 @@ SET_LIKE_TYPES = ("ENUM_SET", "IDENTITY_TUPLE", "PROVENANCE_RULE")
 Scalar = bool | int | float | str | None
 
 
-@direct_init
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class FrozenContract(BlockItem):
     """One contract as declared, with the spans of its parts.
 
@@ -260,7 +259,7 @@ def _contract(src: BlockSource, i: int, obj: dict[str, Any], cid: str, ctype: st
 # Phase comparison
 
 
-@dataclass(frozen=True)
+@record
 class Violation:
     """A downstream redeclaration that contradicts an upstream frozen contract.
 

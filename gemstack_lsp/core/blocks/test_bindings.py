@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gemstack_lsp.core import kinds
@@ -23,7 +23,7 @@ from gemstack_lsp.core.blocks.base import (
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span
 
@@ -39,8 +39,7 @@ INFO = BlockKindInfo(
 DEFAULT_RUNNER = "node:test"
 
 
-@direct_init
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class TestBinding(BlockItem):
     """A canonical test id bound to a repository-relative test file (``\\`` turned into ``/``)."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gemstack_lsp.core import kinds
@@ -23,7 +23,7 @@ from gemstack_lsp.core.blocks.base import (
     read_block,
 )
 from gemstack_lsp.core.findings import Finding
-from gemstack_lsp.core.frozen import direct_init
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import UNDEFINED, js_property_order, js_string, js_trim, json_stringify, utf16_key
 from gemstack_lsp.core.markdown import Fence
 from gemstack_lsp.core.text import Span, utf8
@@ -48,8 +48,7 @@ _ID_RE = re.compile(r"TEST-[A-Z0-9]+-[A-Z0-9]+")
 SIGNATURE_KEYS = ("category", "description", "gate", "id", "layer", "pass_criteria")
 
 
-@direct_init
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class TestMatrixEntry(BlockItem):
     """One canonical acceptance test."""
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
 from gemstack_lsp.core import kinds
 from gemstack_lsp.core.blocks import contracts, test_matrix
 from gemstack_lsp.core.blocks.base import BlockKindInfo, BlockResult, BlockSource, read_reference_block
 from gemstack_lsp.core.capsule.canonical import parse_json
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import JS_WS_CLASS, js_strict_equal, js_string, js_trim
 from gemstack_lsp.core.markdown import ReferenceBlock, reference_blocks
 from gemstack_lsp.core.memo import per_text
@@ -40,7 +41,7 @@ _WS_RUN = re.compile(rf"{JS_WS_CLASS}+")
 _LINE_BREAK = re.compile(r"\r?\n")
 
 
-@dataclass(frozen=True)
+@record
 class Invariant:
     """One normative rule of spec.md: ``{id, rule, normative, source_ref}`` plus its line's span."""
 
@@ -120,7 +121,7 @@ class BlockError(ValueError):
         self.span = span
 
 
-@dataclass(frozen=True)
+@record
 class Contract:
     """A frozen contract as declared (``raw`` keeps every member) and where its id sits."""
 
@@ -232,7 +233,7 @@ def _read_contracts(text: str) -> tuple[Contract, ...] | BlockError | None:
     return tuple(Contract(c.id, c.type, c.to_json(), c) for c in found[1].items)
 
 
-@dataclass(frozen=True)
+@record
 class TestMatrix:
     """The spec's acceptance matrix: its entries, the signature, and where each id sits."""
 
@@ -286,7 +287,7 @@ _LIST_ITEM = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d+[.)])[ \t]+(.*)$")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
-@dataclass(frozen=True)
+@record
 class SectionItem:
     """One top-level list item of a section: its text (continuation lines joined) and the span
     of its first line in the document."""
@@ -295,7 +296,7 @@ class SectionItem:
     span: Span
 
 
-@dataclass(frozen=True)
+@record
 class Section:
     """A section whose heading matched: its heading, its paragraph lines (outside lists and
     code), its top-level list items (subsections included) and ``lead``, the text of whichever

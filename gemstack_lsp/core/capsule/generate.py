@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from gemstack_lsp import __version__
@@ -43,6 +43,7 @@ from gemstack_lsp.core.capsule.sources import (
     source_set_hash,
 )
 from gemstack_lsp.core.findings import Finding, Fix, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.hashing import BomError, hash_bytes
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.state import active_spec_folder
@@ -86,7 +87,7 @@ _NON_GOAL = re.compile(r"non-goal|out of scope|not in scope", re.IGNORECASE)
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-@dataclass(frozen=True)
+@record
 class CapsuleResult:
     """The outcome of one generation: bytes to write, or the findings that prevented it."""
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from gemstack_lsp.core import secretpatterns
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import js_property_order
 
 FORBIDDEN_KEYS = frozenset(
@@ -27,7 +27,7 @@ PROPERTY_MESSAGE = 'CONTEXT_CAPSULE_SECRET_DETECTED: Forbidden credential proper
 TOKEN_MESSAGE = "CONTEXT_CAPSULE_SECRET_DETECTED: Forbidden credential token pattern detected."
 
 
-@dataclass(frozen=True)
+@record
 class SecretHit:
     """Where a secret was found: the JSON path (keys and indices) and what kind it is.
 

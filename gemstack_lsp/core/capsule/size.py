@@ -10,10 +10,10 @@ limit, generation fails closed with ``CONTEXT_CAPSULE_TOO_LARGE``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from gemstack_lsp.core.capsule.canonical import canonical_bytes
+from gemstack_lsp.core.frozen import record
 
 TARGET_BYTES = 32_768
 HARD_LIMIT_BYTES = 65_536
@@ -45,7 +45,7 @@ CONDENSATION_STEPS: tuple[tuple[str, Callable[[dict[str, Any]], None]], ...] = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class SizedCapsule:
     """The serialized capsule, which condensation steps ran, and whether it fits the hard limit."""
 

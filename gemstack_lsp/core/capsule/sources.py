@@ -9,10 +9,10 @@ Nothing else is ever a source: no ``.env``, no chat logs, no sidecars.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from gemstack_lsp.core.capsule.canonical import compact_json, parse_json
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.hashing import BomError, hash_bytes, hash_text, sha256_hex
 from gemstack_lsp.core.jscompat import utf16_key
 from gemstack_lsp.core.reader import ReadStatus, normalize_relpath
@@ -36,7 +36,7 @@ SOURCE_CANDIDATES: tuple[tuple[str, str, bool], ...] = (
 ROLES = tuple(r for r, _, _ in SOURCE_CANDIDATES)
 
 
-@dataclass(frozen=True)
+@record
 class SourceRecord:
     """One provenance entry: ``{path, hash, role}``."""
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from gemstack_lsp.core.capsule.canonical import parse_json
@@ -59,6 +59,7 @@ from gemstack_lsp.core.capsule.sources import (
     state_folder,
 )
 from gemstack_lsp.core.findings import Finding, Related, Severity
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import UNDEFINED, is_js_number, js_number, js_strict_equal, js_string
 from gemstack_lsp.core.jsonspan import JsonNode, JsonPath, member_span, value_span
 from gemstack_lsp.core.jsonspan import parse_json as parse_spans
@@ -104,7 +105,7 @@ LEGACY_NOTICE = '[LEGACY] No context-capsule.json was found in "{feature}" (lega
 _SHIP_PHASES = frozenset({"verification", "ship"})
 
 
-@dataclass(frozen=True)
+@record
 class VerifyResult:
     """One feature's capsule state and every finding that explains it."""
 

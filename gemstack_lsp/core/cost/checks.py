@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gemstack_lsp.core import kinds
@@ -49,6 +48,7 @@ from gemstack_lsp.core.cost.registry import (
 )
 from gemstack_lsp.core.cost.view import GEMSTACK_LEDGER, PROVIDERS_PATH, ROOT_LEDGER, CostView, FeatureCost
 from gemstack_lsp.core.findings import Finding, Fix, Related, contained
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.repo import Feature, GemstackRepo
 from gemstack_lsp.core.schemas import load_schema
 from gemstack_lsp.core.state import STATE_PATH
@@ -61,7 +61,7 @@ FREE_TYPES = frozenset({"LOCAL", "MOCK"})
 BILLABLE_STATES = frozenset({"BILLABLE", "POTENTIALLY_BILLABLE"})
 
 
-@dataclass(frozen=True)
+@record
 class CostFindings:
     """The cost findings of one part of a repository, and whether that part declares anything
     (a ledger, providers.json, a billable-actions or capabilities block, a task's actions)."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final, Literal
+
+from gemstack_lsp.core.frozen import record
 
 Tier = Literal["test", "ci", "development", "staging", "production"]
 
@@ -53,7 +54,7 @@ def resolve_tier(
     return "development"
 
 
-@dataclass(frozen=True)
+@record
 class CiWaiver:
     """A secret-free, signed waiver that lets commercial actions run in the ``ci`` tier until it expires."""
 
@@ -61,7 +62,7 @@ class CiWaiver:
     expires_at: dt.datetime
 
 
-@dataclass(frozen=True)
+@record
 class TierPolicy:
     """Whether a tier lets commercial providers act, and the reason code that says so."""
 

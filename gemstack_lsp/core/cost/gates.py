@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Final
 
 from gemstack_lsp.core.cost.environment import CiWaiver, Tier, commercial_policy, resolve_tier
 from gemstack_lsp.core.cost.ledger import CostLedger
 from gemstack_lsp.core.cost.registry import ProviderRegistry, normalize_id
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import js_number, js_trim
 
 ALLOW: Final = "ALLOW"
@@ -45,7 +46,7 @@ AUTHORIZATION_DENIALS: Final = frozenset({"BILLABLE_ACTION_UNAUTHORIZED", "ENV_C
 ContextValue = str | int | float | bool | None
 
 
-@dataclass(frozen=True)
+@record
 class Decision:
     """A gate's verdict (seed 8.1 output schema): never carries a credential."""
 
@@ -80,7 +81,7 @@ def _decision(authorized: bool, reason_code: str, message: str, context: Mapping
     return Decision(authorized, reason_code, message, MappingProxyType(clean))
 
 
-@dataclass(frozen=True)
+@record
 class SpendingAuthorization:
     """An explicit spending grant (seed 8.1 ``authorization_token``); it holds no secret.
 
@@ -103,7 +104,7 @@ class SpendingAuthorization:
 CLI_AUTHORIZATION: Final = SpendingAuthorization(source="CLI_FLAG", granted_by="cli")
 
 
-@dataclass(frozen=True)
+@record
 class AdapterSupport:
     """What an execution adapter declares it implements."""
 
@@ -113,7 +114,7 @@ class AdapterSupport:
         return capability_id in self.supported_capabilities
 
 
-@dataclass(frozen=True)
+@record
 class GatePolicy:
     """Everything a gate may consult besides the request, registry and ledger.
 
@@ -131,7 +132,7 @@ class GatePolicy:
         return resolve_tier(environment, self.env)
 
 
-@dataclass(frozen=True)
+@record
 class CapabilityRequest:
     """A ProviderCapabilityGate request (seed 8.2)."""
 
@@ -141,7 +142,7 @@ class CapabilityRequest:
     adapter: AdapterSupport | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ActionRequest:
     """A BillableActionGate request (seed 8.1 input schema)."""
 
@@ -324,7 +325,7 @@ def evaluate_action(
     return evaluate_billable_action(request, ledger, policy)
 
 
-@dataclass(frozen=True)
+@record
 class CandidateDecision:
     """One provider of a fallback chain and the decision both gates gave it on its own."""
 
@@ -333,7 +334,7 @@ class CandidateDecision:
     decision: Decision
 
 
-@dataclass(frozen=True)
+@record
 class ChainDecision:
     """The verdict for a whole provider chain, and each candidate's independent verdict.
 

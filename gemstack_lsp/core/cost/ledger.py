@@ -22,7 +22,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
@@ -30,6 +30,7 @@ from gemstack_lsp.core import kinds, secretpatterns
 from gemstack_lsp.core.cost.jsonedit import insert_member
 from gemstack_lsp.core.feature import LEDGER_NAME
 from gemstack_lsp.core.findings import Finding, Fix, TextEdit
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import (
     UNDEFINED,
     is_js_number,
@@ -146,7 +147,7 @@ class LedgerPlaces:
         self._text, self._root = state
 
 
-@dataclass(frozen=True)
+@record
 class LedgerCapability:
     """One ``providers.<id>.capabilities.<cap>`` entry of a valid ledger."""
 
@@ -170,7 +171,7 @@ class LedgerCapability:
         return self.places.optional("providers", self.provider_key, "capabilities", self.capability_id, "cost_state")
 
 
-@dataclass(frozen=True)
+@record
 class LedgerProvider:
     """One provider of a valid ledger (``key`` as written in the file)."""
 
@@ -189,7 +190,7 @@ class LedgerProvider:
         return self.places.place("providers", self.key)[1]
 
 
-@dataclass(frozen=True)
+@record
 class CostLedger:
     """A loaded, valid ledger."""
 
@@ -202,7 +203,7 @@ class CostLedger:
         return provider.capabilities.get(capability_id) if provider is not None else None
 
 
-@dataclass(frozen=True)
+@record
 class LedgerResult:
     """The outcome of loading one ledger file: the ledger when valid, and every finding."""
 
@@ -239,7 +240,7 @@ class LedgerResult:
 # Secret audit (reference 11.2)
 
 
-@dataclass(frozen=True)
+@record
 class SecretViolation:
     """A credential-like key or a secret-shaped value; ``span`` covers the key or the value."""
 
@@ -332,7 +333,7 @@ def _surely_valid(data: dict[str, Any]) -> bool:
     return True
 
 
-@dataclass(frozen=True)
+@record
 class SchemaIssue:
     """One reference schema message and where it points."""
 
@@ -505,7 +506,7 @@ def _describe_error(
 # Staleness (reference 11.4)
 
 
-@dataclass(frozen=True)
+@record
 class Staleness:
     is_stale: bool
     age_days: int | None

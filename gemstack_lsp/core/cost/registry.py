@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Final
 
 from gemstack_lsp.core import kinds
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jscompat import js_property_order, js_trim
 from gemstack_lsp.core.jsonspan import JsonArray, JsonNode, JsonObject, JsonString
 from gemstack_lsp.core.text import Span
@@ -38,7 +39,7 @@ def normalize_id(raw: str) -> str:
     return js_trim(raw).lower()
 
 
-@dataclass(frozen=True)
+@record
 class Endpoint:
     """A URL-like field of a declaration; ``capability_id`` is set when it sits inside a capability."""
 
@@ -48,7 +49,7 @@ class Endpoint:
     capability_id: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ProviderDeclaration:
     """One place that declares a provider."""
 
@@ -66,7 +67,7 @@ class ProviderDeclaration:
     endpoints: tuple[Endpoint, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class RegisteredProvider:
     """A provider as the gates see it: its type, every capability any source declares for it."""
 
@@ -88,7 +89,7 @@ class RegisteredProvider:
         return next((d for d in self.declarations if capability_id in d.capabilities), None)
 
 
-@dataclass(frozen=True)
+@record
 class RegistryIssue:
     """A declaration the registry could not take, or one that contradicts an earlier one."""
 
@@ -100,7 +101,7 @@ class RegistryIssue:
     subject: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ProviderRegistry:
     providers: Mapping[str, RegisteredProvider]
     issues: tuple[RegistryIssue, ...] = ()
@@ -260,7 +261,7 @@ def providers_object(root: JsonNode | None) -> JsonObject | None:
 # Mock integrity (reference 12.6)
 
 
-@dataclass(frozen=True)
+@record
 class MockIntegrity:
     valid: bool
     reason_code: str | None

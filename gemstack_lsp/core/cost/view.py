@@ -29,6 +29,7 @@ from gemstack_lsp.core.cost.registry import (
     normalize_id,
     providers_object,
 )
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonResult, parse_json
 from gemstack_lsp.core.repo import LEDGER_NAME, Feature, GemstackRepo
 from gemstack_lsp.core.tasks import TaskRef, parse_tasks
@@ -38,7 +39,7 @@ GEMSTACK_LEDGER = f".gemstack/{LEDGER_NAME}"
 PROVIDERS_PATH = ".gemstack/providers.json"
 
 
-@dataclass(frozen=True)
+@record
 class ActionUse:
     """An action id named outside spec.md: a plan.md binding or a tasks.md comment."""
 
@@ -47,7 +48,7 @@ class ActionUse:
     ref: TaskRef
 
 
-@dataclass(frozen=True)
+@record
 class FeatureCost:
     """The cost picture of one feature."""
 

@@ -1,24 +1,20 @@
-"""A cheaper ``__init__`` for the frozen dataclasses an analysis makes by the thousand.
+"""Frozen records: the project's frozen dataclasses, made cheaply.
 
-A frozen dataclass's generated ``__init__`` sets each field through ``object.__setattr__``
-(the class's own ``__setattr__`` refuses), a call per field; spans, JSON nodes, task comments
-and block items are made some thousand times per feature, and those calls were several per
-cent of ``check``. ``direct_init`` gives such a class an ``__init__`` with the same
-signature, defaults and ``__post_init__`` call that stores the fields straight into the
-instance's dictionary, as ``object.__setattr__`` would. Equality, hashing, ``repr``, pickling,
-``dataclasses.replace`` and the frozen check on assignment are the dataclass's own, unchanged.
+``@dataclass(frozen=True)`` compiles six methods per class (``__init__``, ``__repr__``,
+``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``), some 65 µs each: 50 ms of
+``check``'s start-up, paid before its worker processes can start; and its ``__init__`` sets each
+field through ``object.__setattr__`` (the class's own ``__setattr__`` refuses), a call per
+field, where spans, task comments and block items are made some thousand times per feature.
+
+A ``record`` is the same dataclass (``fields``, ``replace``, ``asdict`` and pickling are the
+dataclass module's) with only an ``__init__`` compiled, one with the same signature, defaults
+and ``__post_init__`` call that stores the fields straight into the instance's dictionary; its
+equality, hash, ``repr`` and freezing are shared functions over the class's field names, with
+the dataclass's results.
 
 Only the plain case is taken: every field in ``__init__`` with a value, a default or a default
 factory, positional or keyword, no ``InitVar``, no keyword-only field, no ``__slots__``; any
-other class is returned as it is.
-
-``record`` goes further, for the project's frozen dataclasses: ``@dataclass(frozen=True)``
-compiles six methods per class (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``,
-``__setattr__``, ``__delattr__``), some 65 µs each: 50 ms of ``check``'s start-up, paid
-before its worker processes can start. A ``record`` is the same dataclass (``fields``,
-``replace``, ``asdict`` and pickling are the dataclass module's) with only the direct
-``__init__`` compiled; its equality, hash, ``repr`` and freezing are shared functions over
-the class's field names, with the dataclass's results.
+other class is the dataclass module's own frozen dataclass.
 """
 
 from __future__ import annotations
@@ -47,17 +43,6 @@ _FACTORY = _Factory()
 #: Names the generated ``__init__`` uses itself: a class with a field so named keeps its own.
 _RESERVED = frozenset({"self", "_dict_", "_FACTORY"})
 _GLOBAL = re.compile(r"_[df]\d+")
-
-
-def direct_init(cls: type[T]) -> type[T]:
-    """``cls`` (a frozen dataclass) with an ``__init__`` that fills ``__dict__`` directly."""
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" in cls.__dict__ or not params.init:
-        return cls
-    init = _dict_init(cls)
-    if init is not None:
-        setattr(cls, "__init__", init)  # noqa: B010 - a class's method replaced on purpose
-    return cls
 
 
 def _dict_init(cls: type[Any]) -> Callable[..., None] | None:
@@ -112,7 +97,7 @@ def record(*, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
 def record(cls: type[T] | None = None, /, *, eq: bool = True) -> type[T] | Callable[[type[T]], type[T]]:
     """``@dataclass(frozen=True)`` (or ``frozen=True, eq=False``), made without compiling a
     method per class but the direct ``__init__`` (see the module's note). A class that is not the
-    plain case (``direct_init``'s) is the dataclass module's own."""
+    plain case is the dataclass module's own."""
 
     def make(c: type[T]) -> type[T]:
         if not _plain_case(c):

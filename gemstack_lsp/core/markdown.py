@@ -533,18 +533,6 @@ def _line_starts(text: str) -> list[int]:
     return lines.starts if lines.count == len(lines.starts) else lines.starts[: lines.count]
 
 
-def _lines_starting_with_ticks(text: str) -> list[int]:
-    """The lines that start with ```` ``` ```` (found with one search for the literal)."""
-    if "```" not in text:
-        return []
-    starts = _line_starts(text)
-    out: list[int] = []
-    for at in _runs(text, 0):
-        if at == 0 or text[at - 1] in "\r\n":
-            out.append(bisect.bisect_left(starts, at))
-    return out
-
-
 @per_text
 def _runs(text: str, kind: int) -> list[int]:
     """Where every run of ```` ``` ```` (``kind`` 0) or ``~~~`` (1) starts, non-overlapping, in
@@ -1134,7 +1122,7 @@ def scan_fences(text: str) -> tuple[Fence, ...]:
 
 def _seen_by_reference(fence: Fence, issue: str | None) -> Fence:
     """``fence`` with its reference visibility: ``dataclasses.replace`` without its look at the
-    fields on every call (a ``direct_init`` class keeps its fields in the instance's dictionary)."""
+    fields on every call (a ``record`` keeps its fields in the instance's dictionary)."""
     seen = object.__new__(Fence)
     fields = seen.__dict__
     fields.update(fence.__dict__)

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gemstack_lsp.core.blocks.base import (
-    BlockKindInfo,
-    js_string,
-    read_block,
-    schema_issues,
-)
-from gemstack_lsp.core.jscompat import js_number
+from gemstack_lsp.core.blocks.base import BlockKindInfo, read_block, schema_issues
+from gemstack_lsp.core.jscompat import UNDEFINED, js_number, js_string
 from gemstack_lsp.core.jsonspan import JsonNumber, node_at, parse_json
 
 INFO = BlockKindInfo(
@@ -106,7 +101,8 @@ def test_schema_issue_on_the_narrowest_node() -> None:
     ],
 )
 def test_js_string(text: str, rendered: str) -> None:
-    assert js_string(parse_json(text).value) == rendered
+    node = parse_json(text).value
+    assert js_string(node.to_python() if node is not None else UNDEFINED) == rendered
 
 
 def test_js_number_of_int_and_float() -> None:

@@ -1,5 +1,4 @@
-"""``direct_init`` gives a frozen dataclass the same construction at a lower cost, and ``record``
-makes the same frozen dataclass (construction, equality, hash, ``repr``, freezing, pickling,
+"""``record`` makes the same frozen dataclass (construction, equality, hash, ``repr``, freezing, pickling,
 ``replace``) without compiling a method per class but its ``__init__``."""
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gemstack_lsp.core.frozen import direct_init, record
+from gemstack_lsp.core.frozen import record
 from gemstack_lsp.core.jsonspan import JsonObject, parse_json
 from gemstack_lsp.core.tasks import TaskRef
 from gemstack_lsp.core.text import Span
@@ -42,7 +41,6 @@ def _example(name: str, decorate: Any, make: Any = _FROZEN) -> Any:
 
 
 Plain = _example("Plain", lambda cls: cls)
-Direct = _example("Direct", direct_init)
 Record = _example("Record", lambda cls: cls, record)
 
 
@@ -56,7 +54,7 @@ CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize(("args", "kwargs"), CALLS)
-@pytest.mark.parametrize("made", [Direct, Record], ids=["direct_init", "record"])
+@pytest.mark.parametrize("made", [Record])
 def test_the_instance_is_the_one_the_dataclass_makes(args: tuple[Any, ...], kwargs: dict[str, Any], made: Any) -> None:
     plain, direct = Plain(*args, **kwargs), made(*args, **kwargs)
     assert plain.__dict__ == direct.__dict__
@@ -68,7 +66,7 @@ def test_the_instance_is_the_one_the_dataclass_makes(args: tuple[Any, ...], kwar
     assert direct != made(99) and (direct == plain) is False and direct.__eq__(plain) is NotImplemented
 
 
-@pytest.mark.parametrize("made", [Direct, Record], ids=["direct_init", "record"])
+@pytest.mark.parametrize("made", [Record])
 def test_signature_errors_factories_freezing_pickling_and_replace(made: Any) -> None:
     assert str(inspect.signature(Plain)) == str(inspect.signature(made))
     with pytest.raises(TypeError):
@@ -129,21 +127,12 @@ def test_a_record_keeps_what_its_body_defines_and_its_subclasses_work() -> None:
 
 
 def test_classes_it_does_not_handle_keep_their_init() -> None:
-    @dataclass(frozen=True, slots=True)
+    @record
     class Slotted:
+        __slots__ = ("a",)
         a: int
 
-    @dataclass(frozen=True, kw_only=True)
-    class KeywordOnly:
-        a: int
-
-    @dataclass
-    class Mutable:
-        a: int
-
-    for cls in (Slotted, KeywordOnly, Mutable):
-        before = cls.__init__
-        assert direct_init(cls).__init__ is before
+    assert Slotted.__dataclass_params__.frozen and "_dict_" not in Slotted.__init__.__code__.co_varnames  # type: ignore[attr-defined]
 
     @record
     class Keywords:
@@ -158,5 +147,5 @@ def test_the_hot_classes_use_it() -> None:
     root = parse_json('{"a": [1, true, null, "x"]}').value
     assert isinstance(root, JsonObject) and root.to_python() == {"a": [1, True, None, "x"]}
     assert "_dict_" in TaskRef.__init__.__code__.co_varnames  # the generated ``__init__``
-    # JSON nodes are slotted instead (no instance dictionary at all): ``direct_init`` leaves them.
+    # JSON nodes are slotted instead (no instance dictionary at all): they are not records.
     assert not hasattr(root, "__dict__") and "_dict_" not in JsonObject.__init__.__code__.co_varnames

@@ -15,10 +15,9 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from gemstack_lsp.core import jscompat
 from gemstack_lsp.core.findings import Finding
 from gemstack_lsp.core.frozen import record
-from gemstack_lsp.core.jscompat import UNDEFINED, js_trim_end, js_trim_start
+from gemstack_lsp.core.jscompat import js_trim_end, js_trim_start
 from gemstack_lsp.core.jsonspan import (
     NOT_PLAIN,
     JsonArray,
@@ -174,33 +173,6 @@ class BlockSource:
         )
 
 
-def array_items(
-    src: BlockSource,
-    code: str,
-    not_array: str,
-    check: Callable[[BlockSource, int, JsonNode, set[str], list[Finding]], T | None],
-) -> BlockResult[T]:
-    """The reference's walk over an array block (contracts, matrix, bindings, gates).
-
-    Nothing when the JSON did not parse; one ``code`` finding ``not_array`` when the root is no
-    array; else ``check(src, index, item, ids_seen, findings)`` on each item in order, which
-    appends its findings and returns the item when it passed every rule.
-    """
-    if not src.parsed:
-        return src.result((), ())
-    root = src.root
-    if not isinstance(root, JsonArray):
-        return src.result((), [src.finding(code, not_array, root)])
-    findings: list[Finding] = []
-    items: list[T] = []
-    seen: set[str] = set()
-    for i, item in enumerate(root.items):
-        checked = check(src, i, item, seen, findings)
-        if checked is not None:
-            items.append(checked)
-    return src.result(items, findings)
-
-
 def _trimmed(fence: Fence | ReferenceBlock) -> tuple[str, int]:
     """A block's body trimmed as the reference trims it, and how much was cut from its start."""
     body = fence.body
@@ -276,9 +248,13 @@ def plain_items(
     not_array: str,
     check: Callable[[BlockSource, int, Any, set[str], list[Finding]], T | None],
 ) -> BlockResult[T]:
-    """``array_items`` over the block's plain values (``BlockSource.plain``): ``check(src,
-    index, item, ids_seen, findings)`` reads the item's values and places a finding by its path
-    (``BlockSource.span_at``), so a clean block makes no tree."""
+    """The reference's walk over an array block (contracts, matrix, bindings, gates), over its
+    plain values (``BlockSource.plain``).
+
+    Nothing when the JSON did not parse; one ``code`` finding ``not_array`` when the root is no
+    array; else ``check(src, index, item, ids_seen, findings)`` on each item in order, which
+    reads the item's values, appends its findings (placed by their paths, ``BlockSource.span_at``,
+    so a clean block makes no tree) and returns the item when it passed every rule."""
     if not src.parsed:
         return src.result((), ())
     items = src.plain
@@ -551,15 +527,3 @@ def schema_checked_entries(
     bad = {i.path[0] for i in issues if i.path and isinstance(i.path[0], int)}
     entries = [node for index, node in enumerate(root.items) if index not in bad and isinstance(node, JsonObject)]
     return entries, findings
-
-
-def js_truthy_string(node: JsonNode | None) -> str | None:
-    """The value when the node is a non-empty string (JavaScript's ``x && typeof x === 'string'``)."""
-    if isinstance(node, JsonString) and node.value:
-        return node.value
-    return None
-
-
-def js_string(node: JsonNode | None) -> str:
-    """JavaScript's template-literal rendering of a JSON node (``${x}``; ``undefined`` when absent)."""
-    return jscompat.js_string(UNDEFINED if node is None else node.to_python())
